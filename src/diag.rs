@@ -1,0 +1,191 @@
+//! Diagnostics: the one type every stage (parse, decode, replay, score) reports
+//! problems with, and the registry of stable diagnostic codes.
+//!
+//! Codes are a public contract (tests, CI configurations and users match on
+//! them): never rename one; add new ones at the end of their group.
+//! This module knows nothing of how diagnostics are printed (see `report`).
+
+use serde::Serialize;
+use std::fmt;
+
+/// How serious a diagnostic is. Ordered: `Info < Warning < Error`.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize)]
+#[serde(rename_all = "lowercase")]
+pub enum Severity {
+    Info,
+    Warning,
+    Error,
+}
+
+impl Severity {
+    pub fn as_str(self) -> &'static str {
+        match self {
+            Severity::Info => "info",
+            Severity::Warning => "warning",
+            Severity::Error => "error",
+        }
+    }
+}
+
+impl fmt::Display for Severity {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(self.as_str())
+    }
+}
+
+/// One entry of the code registry.
+#[derive(Debug, Clone, Copy)]
+pub struct CodeInfo {
+    pub name: &'static str,
+    pub severity: Severity,
+    pub summary: &'static str,
+}
+
+macro_rules! codes {
+    ($($ident:ident = $name:literal, $sev:ident, $summary:literal;)*) => {
+        /// A stable diagnostic code. `code.name()` is the string users see.
+        #[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash)]
+        pub enum Code { $($ident,)* }
+
+        /// Every code, with its default severity and a one-line explanation.
+        pub const CODES: &[CodeInfo] = &[
+            $(CodeInfo { name: $name, severity: Severity::$sev, summary: $summary },)*
+        ];
+
+        impl Code {
+            pub const ALL: &'static [Code] = &[$(Code::$ident,)*];
+        }
+    };
+}
+
+codes! {
+    // Reading the file.
+    Io = "io-error", Error, "The file could not be read.";
+    EmptyFile = "empty-file", Error, "The file is empty or holds only white space.";
+    NotSgf = "not-sgf", Error, "No SGF game tree was found in the file.";
+    // Charsets.
+    ByteOrderMark = "byte-order-mark", Info, "The file starts with a byte order mark, which was honoured.";
+    UnknownCharset = "unknown-charset", Warning, "CA[] names a charset kifu does not know; another was used.";
+    CharsetMismatch = "charset-mismatch", Warning, "The bytes are not valid in the declared charset; a charset they fit was used.";
+    CharsetDetected = "charset-detected", Info, "No usable charset was declared; kifu detected one from the bytes.";
+    InvalidBytes = "invalid-bytes", Warning, "Bytes invalid in the charset used were replaced by U+FFFD.";
+    MultipleCharsets = "multiple-charsets", Warning, "Game trees in one file declare different charsets; the first was used for the whole file.";
+    // Syntax.
+    LeadingJunk = "leading-junk", Warning, "Text before the first game tree was ignored.";
+    TrailingJunk = "trailing-junk", Warning, "Text after the last game tree was ignored.";
+    MissingCloseParen = "missing-close-paren", Warning, "A game tree or variation is not closed by ')' before the end of the file.";
+    UnexpectedCloseParen = "unexpected-close-paren", Warning, "A ')' closes nothing and was ignored.";
+    UnterminatedValue = "unterminated-value", Error, "A property value is not closed by ']' before the end of the file.";
+    EmptyNode = "empty-node", Warning, "A node has no properties.";
+    MissingValue = "missing-value", Error, "A property identifier has no value.";
+    MissingSemicolon = "missing-semicolon", Warning, "Properties appear where a node should start with ';'.";
+    EmptyVariation = "empty-variation", Warning, "A variation '()' holds no node and was ignored.";
+    ValueWithoutProperty = "value-without-property", Error, "A value '[...]' has no property identifier; it was kept under the previous property or dropped.";
+    UnexpectedChar = "unexpected-char", Error, "Characters that are not SGF syntax were skipped.";
+    UnescapedBracket = "unescaped-bracket", Warning, "A ']' inside a value is not escaped; it was taken as part of the value.";
+    InvalidIdentifier = "invalid-identifier", Warning, "A property identifier has no upper-case letter or is too long.";
+    OldIdentifier = "old-identifier", Info, "An FF[1]-FF[3] long identifier was read as its upper-case letters.";
+    NodeAfterVariations = "node-after-variations", Error, "Nodes follow the variations of a sequence; they were attached to the last variation.";
+    LimitExceeded = "limit-exceeded", Error, "A configured limit was hit; the rest of the input was not read.";
+    // Properties (checked on the model).
+    DuplicateProperty = "duplicate-property", Warning, "A property appears twice in one node.";
+    InvalidValue = "invalid-value", Warning, "A property value does not have the form its type requires.";
+    UnknownProperty = "unknown-property", Info, "A property that is not part of SGF FF[4] for Go.";
+    RootPropertyOutsideRoot = "root-property-outside-root", Warning, "A root property (SZ, FF, GM, CA, AP, ST) appears outside the root node.";
+    MixedMoveAndSetup = "mixed-move-and-setup", Warning, "A node holds both move and setup properties.";
+    NotGo = "not-go", Info, "The game is not Go (GM other than 1); it was skipped.";
+}
+
+impl Code {
+    pub fn info(self) -> &'static CodeInfo {
+        &CODES[self as usize]
+    }
+    pub fn name(self) -> &'static str {
+        self.info().name
+    }
+    pub fn default_severity(self) -> Severity {
+        self.info().severity
+    }
+    /// Looks a code up by its public name.
+    pub fn from_name(name: &str) -> Option<Code> {
+        Code::ALL.iter().copied().find(|c| c.name() == name)
+    }
+}
+
+impl fmt::Display for Code {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(self.name())
+    }
+}
+
+impl Serialize for Code {
+    fn serialize<S: serde::Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
+        s.serialize_str(self.name())
+    }
+}
+
+/// A problem found in a file. `offset` is a byte offset into the decoded
+/// (UTF-8) text of the file; `line` and `column` are 1-based, the column
+/// counted in characters.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub struct Diagnostic {
+    pub code: Code,
+    pub severity: Severity,
+    pub message: String,
+    /// 0-based index of the game tree in the file, when the problem is in one.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub game: Option<usize>,
+    pub line: u32,
+    pub column: u32,
+    #[serde(skip)]
+    pub offset: u32,
+}
+
+impl Diagnostic {
+    /// A diagnostic with the code's default severity and no position yet.
+    pub fn new(code: Code, offset: u32, message: impl Into<String>) -> Diagnostic {
+        Diagnostic {
+            code,
+            severity: code.default_severity(),
+            message: message.into(),
+            game: None,
+            line: 0,
+            column: 0,
+            offset,
+        }
+    }
+
+    pub fn with_severity(mut self, severity: Severity) -> Diagnostic {
+        self.severity = severity;
+        self
+    }
+
+    pub fn in_game(mut self, game: usize) -> Diagnostic {
+        self.game = Some(game);
+        self
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn registry_matches_enum_order() {
+        for (i, code) in Code::ALL.iter().enumerate() {
+            assert_eq!(*code as usize, i);
+            assert_eq!(Code::from_name(code.name()), Some(*code));
+        }
+    }
+
+    #[test]
+    fn code_names_are_unique_kebab_case() {
+        let mut names: Vec<_> = CODES.iter().map(|c| c.name).collect();
+        names.sort();
+        names.dedup();
+        assert_eq!(names.len(), CODES.len());
+        for name in names {
+            assert!(name.chars().all(|c| c.is_ascii_lowercase() || c == '-'), "{name}");
+        }
+    }
+}

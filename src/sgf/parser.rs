@@ -1,0 +1,523 @@
+//! The SGF syntax layer: decoded text in, game trees and syntax diagnostics
+//! out.
+//!
+//! Tokens (identifiers, values, white space) are nom parsers over bytes; the
+//! tree structure is an explicit stack, never recursion, so that a million
+//! nested variations cost heap, not stack. Real files are messy: wherever the
+//! intent is clear the parser repairs and goes on, and says what it did.
+//!
+//! This module knows nothing of charsets (the text is already UTF-8), of
+//! property meanings, or of Go.
+
+use nom::IResult;
+use nom::Parser as _;
+use nom::bytes::complete::{take_while, take_while1};
+
+use super::tree::{Collection, GameTree, GameTreeBuilder, NodeId};
+use crate::diag::{Code, Diagnostic};
+
+/// Limits on what one file may hold; `None` is unlimited.
+#[derive(Debug, Clone, Copy, Default)]
+pub struct Limits {
+    /// Stop reading after this many nodes in the whole file.
+    pub max_nodes: Option<usize>,
+}
+
+fn is_space(b: u8) -> bool {
+    // Includes form feed and vertical tab, which old files contain.
+    matches!(b, b' ' | b'\t' | b'\n' | b'\r' | 0x0b | 0x0c)
+}
+
+fn space(i: &[u8]) -> IResult<&[u8], &[u8]> {
+    take_while(is_space).parse(i)
+}
+
+fn identifier(i: &[u8]) -> IResult<&[u8], &[u8]> {
+    take_while1(|b: u8| b.is_ascii_alphabetic()).parse(i)
+}
+
+/// Whether an identifier starts at the head of `i`: letters, white space,
+/// then `[`. Lets the parser tell `AddBlack[` from stray prose.
+fn identifier_then_value(i: &[u8]) -> bool {
+    match identifier(i) {
+        Ok((rest, _)) => space(rest).is_ok_and(|(rest, _)| rest.first() == Some(&b'[')),
+        Err(_) => false,
+    }
+}
+
+/// One sequence being read: `attach` is the node its first node hangs from,
+/// `last` its last node so far.
+struct Frame {
+    attach: Option<NodeId>,
+    last: Option<NodeId>,
+    has_variations: bool,
+}
+
+struct Parser<'t> {
+    text: &'t str,
+    s: &'t [u8],
+    pos: usize,
+    game: usize,
+    nodes_total: usize,
+    limits: Limits,
+    limit_hit: bool,
+    diagnostics: Vec<Diagnostic>,
+}
+
+/// Parses decoded SGF text into a collection, collecting syntax
+/// diagnostics. Never panics; always returns every game it could read.
+pub fn parse_text(text: &str, limits: Limits) -> (Collection, Vec<Diagnostic>) {
+    let mut p = Parser {
+        text,
+        s: text.as_bytes(),
+        pos: 0,
+        game: 0,
+        nodes_total: 0,
+        limits,
+        limit_hit: false,
+        diagnostics: Vec::new(),
+    };
+    let games = p.collection();
+    (Collection { games }, p.diagnostics)
+}
+
+impl<'t> Parser<'t> {
+    fn diag(&mut self, code: Code, offset: usize, message: impl Into<String>) {
+        self.diagnostics.push(Diagnostic::new(code, offset as u32, message));
+    }
+
+    fn game_diag(&mut self, code: Code, offset: usize, message: impl Into<String>) {
+        let d = Diagnostic::new(code, offset as u32, message).in_game(self.game);
+        self.diagnostics.push(d);
+    }
+
+    fn peek(&self) -> Option<u8> {
+        self.s.get(self.pos).copied()
+    }
+
+    fn skip_space(&mut self) {
+        let (rest, _) = space(&self.s[self.pos..]).unwrap_or((&[], &[]));
+        self.pos = self.s.len() - rest.len();
+    }
+
+    fn collection(&mut self) -> Vec<GameTree> {
+        let mut games = Vec::new();
+        loop {
+            let Some(start) = self.find_tree_start() else {
+                if !games.is_empty() {
+                    self.report_junk_until(self.s.len(), true);
+                }
+                break;
+            };
+            self.report_junk_until(start, !games.is_empty());
+            self.pos = start;
+            games.push(self.game_tree());
+            self.game += 1;
+            if self.limit_hit {
+                break;
+            }
+        }
+        if games.is_empty() {
+            if self.s.iter().all(|&b| is_space(b)) {
+                self.diag(Code::EmptyFile, 0, "the file is empty");
+            } else {
+                self.diag(Code::NotSgf, 0, "no SGF data found: no '(;' starts a game tree");
+            }
+        }
+        games
+    }
+
+    /// The next `(` that starts a game tree: `(;`, or `(B[` with the `;`
+    /// forgotten.
+    fn find_tree_start(&self) -> Option<usize> {
+        let mut from = self.pos;
+        while let Some(i) = memchr::memchr(b'(', &self.s[from..]) {
+            let at = from + i;
+            let (rest, _) = space(&self.s[at + 1..]).ok()?;
+            if rest.first() == Some(&b';') || identifier_then_value(rest) {
+                return Some(at);
+            }
+            from = at + 1;
+        }
+        None
+    }
+
+    /// Reports non-blank text from `self.pos` to `end` as junk.
+    fn report_junk_until(&mut self, end: usize, after_game: bool) {
+        let junk = &self.text[self.pos..end];
+        let trimmed = junk.trim_matches(|c: char| c.is_ascii_whitespace() || c == '\u{0c}');
+        if trimmed.is_empty() {
+            return;
+        }
+        let offset = self.pos + (junk.len() - junk.trim_start().len());
+        let shown = excerpt(trimmed);
+        if after_game && trimmed.bytes().all(|b| b == b')' || is_space(b)) {
+            self.diag(Code::UnexpectedCloseParen, offset, "extra ')' after the game tree ignored");
+        } else if after_game {
+            self.diag(Code::TrailingJunk, offset, format!("text after the game tree ignored: {shown}"));
+        } else {
+            self.diag(Code::LeadingJunk, offset, format!("text before the first game tree ignored: {shown}"));
+        }
+    }
+
+    /// Reads one game tree starting at its `(`.
+    fn game_tree(&mut self) -> GameTree {
+        let open = self.pos;
+        let remaining = self.s.len() - open;
+        let mut b = GameTreeBuilder::with_capacity(remaining.min(1 << 20));
+        b.set_offset(open as u32);
+        let mut stack = vec![Frame { attach: None, last: None, has_variations: false }];
+        self.pos += 1;
+        loop {
+            self.skip_space();
+            let Some(c) = self.peek() else {
+                self.report_unclosed(stack.len());
+                break;
+            };
+            match c {
+                b'(' => self.open_variation(&mut b, &mut stack),
+                b')' => {
+                    self.pos += 1;
+                    stack.pop();
+                    if stack.is_empty() {
+                        break;
+                    }
+                }
+                b';' => {
+                    let at = self.pos;
+                    self.pos += 1;
+                    self.node(&mut b, stack.last_mut().expect("stack not empty"), at, true);
+                }
+                c if c == b'[' || c.is_ascii_uppercase() || identifier_then_value(&self.s[self.pos..]) => {
+                    let frame = stack.last_mut().expect("stack not empty");
+                    if !frame.has_variations {
+                        self.game_diag(Code::MissingSemicolon, self.pos, "properties outside a node: a ';' is missing before them");
+                    }
+                    let at = self.pos;
+                    self.node(&mut b, frame, at, false);
+                }
+                _ => self.junk(),
+            }
+            if self.limit_hit {
+                break;
+            }
+        }
+        if b.node_count() == 0 {
+            // `(;` was seen, so a node exists unless limits stopped us first.
+            b.add_node(None, open as u32);
+        }
+        b.finish()
+    }
+
+    fn report_unclosed(&mut self, open: usize) {
+        let unterminated = self.diagnostics.last().is_some_and(|d| d.code == Code::UnterminatedValue);
+        if !unterminated {
+            let what = if open == 1 { "the game tree is".to_string() } else { format!("{open} trees or variations are") };
+            self.game_diag(Code::MissingCloseParen, self.s.len(), format!("end of file: {what} not closed by ')'"));
+        }
+    }
+
+    fn open_variation(&mut self, b: &mut GameTreeBuilder, stack: &mut Vec<Frame>) {
+        let at = self.pos;
+        self.pos += 1;
+        self.skip_space();
+        if self.peek() == Some(b')') {
+            self.pos += 1;
+            self.game_diag(Code::EmptyVariation, at, "empty variation '()' ignored");
+            return;
+        }
+        let frame = stack.last_mut().expect("stack not empty");
+        if frame.last.is_none() {
+            if b.node_count() == 0 {
+                self.game_diag(Code::EmptyVariation, at, "the game tree starts with a variation; an empty root node was added");
+                frame.last = Some(b.add_node(None, at as u32));
+            } else {
+                self.game_diag(Code::EmptyVariation, at, "a variation holds no node before its own variations");
+            }
+        }
+        frame.has_variations = true;
+        let attach = frame.last.or(frame.attach);
+        stack.push(Frame { attach, last: None, has_variations: false });
+    }
+
+    /// Adds a node to `frame` and reads its properties.
+    fn node(&mut self, b: &mut GameTreeBuilder, frame: &mut Frame, at: usize, had_semicolon: bool) {
+        if self.limits.max_nodes.is_some_and(|max| self.nodes_total >= max) {
+            self.limit_hit = true;
+            self.game_diag(Code::LimitExceeded, at, format!("more than {} nodes (--max-nodes); the rest of the file was not read", self.nodes_total));
+            return;
+        }
+        let mut parent = frame.last.or(frame.attach);
+        if frame.has_variations {
+            self.game_diag(Code::NodeAfterVariations, at, "a node follows the variations of its sequence; it was read as one more variation");
+            parent = frame.last;
+            frame.has_variations = false;
+        }
+        if parent.is_none() && b.node_count() > 0 {
+            // A second root can only come from broken nesting; hang it under the root.
+            parent = Some(NodeId(0));
+        }
+        let id = b.add_node(parent, at as u32);
+        self.nodes_total += 1;
+        frame.last = Some(id);
+        self.properties(b);
+        if !b.last_node_has_properties() && had_semicolon {
+            self.game_diag(Code::EmptyNode, at, "node with no properties");
+        }
+    }
+
+    /// Reads the properties of the node added last, up to the next
+    /// structural character.
+    fn properties(&mut self, b: &mut GameTreeBuilder) {
+        loop {
+            self.skip_space();
+            match self.peek() {
+                None | Some(b';' | b'(' | b')') => return,
+                Some(b'[') => {
+                    let at = self.pos;
+                    if b.has_open_property() {
+                        self.game_diag(Code::ValueWithoutProperty, at, "value without a property identifier; kept as another value of the property before it");
+                    } else {
+                        self.game_diag(Code::ValueWithoutProperty, at, "value without a property identifier; kept under an empty identifier");
+                        b.add_property("", None, at as u32);
+                    }
+                    self.values(b);
+                }
+                Some(c) if c.is_ascii_uppercase() || identifier_then_value(&self.s[self.pos..]) => self.property(b),
+                Some(_) => self.junk(),
+            }
+        }
+    }
+
+    fn property(&mut self, b: &mut GameTreeBuilder) {
+        let at = self.pos;
+        let Ok((rest, ident)) = identifier(&self.s[at..]) else { return self.junk() };
+        self.pos = self.s.len() - rest.len();
+        let written = &self.text[at..self.pos];
+        let upper: String = written.chars().filter(|c| c.is_ascii_uppercase()).collect();
+        if upper.is_empty() {
+            self.game_diag(Code::InvalidIdentifier, at, format!("property identifier '{written}' has no upper-case letter"));
+            b.add_property(written, None, at as u32);
+        } else if upper.len() == ident.len() {
+            b.add_property(written, None, at as u32);
+        } else {
+            self.game_diag(Code::OldIdentifier, at, format!("old-style identifier '{written}' read as {upper}"));
+            b.add_property(&upper, Some(written), at as u32);
+        }
+        self.skip_space();
+        if self.peek() == Some(b'[') {
+            self.values(b);
+        } else {
+            self.game_diag(Code::MissingValue, at, format!("property {written} has no value"));
+        }
+    }
+
+    /// Reads one or more `[...]` values, separated by white space.
+    fn values(&mut self, b: &mut GameTreeBuilder) {
+        loop {
+            self.skip_space();
+            if self.peek() != Some(b'[') {
+                return;
+            }
+            self.value(b);
+        }
+    }
+
+    /// Reads one value from its `[`, unescaping into the tree's text.
+    fn value(&mut self, b: &mut GameTreeBuilder) {
+        let open = self.pos;
+        let start = b.begin_value();
+        let mut from = open + 1;
+        let mut depth = 0usize; // unescaped '[' inside the value
+        loop {
+            let Some(i) = memchr::memchr3(b'\\', b']', b'[', &self.s[from..]) else {
+                b.value_text().push_str(&self.text[from..]);
+                b.end_value(start, open as u32);
+                self.pos = self.s.len();
+                self.game_diag(Code::UnterminatedValue, open, "end of file inside a value: ']' is missing");
+                return;
+            };
+            let at = from + i;
+            b.value_text().push_str(&self.text[from..at]);
+            match self.s[at] {
+                b'\\' => from = self.escape(b, at),
+                b'[' => {
+                    depth += 1;
+                    b.value_text().push('[');
+                    from = at + 1;
+                }
+                _ if depth > 0 && !self.value_ends_at(at) => {
+                    depth -= 1;
+                    b.value_text().push(']');
+                    self.game_diag(Code::UnescapedBracket, at, "unescaped ']' inside a value (it should be written '\\]'); kept in the value");
+                    from = at + 1;
+                }
+                _ => {
+                    b.end_value(start, open as u32);
+                    self.pos = at + 1;
+                    return;
+                }
+            }
+        }
+    }
+
+    /// Handles the backslash at `at`; returns where scanning resumes.
+    fn escape(&self, b: &mut GameTreeBuilder, at: usize) -> usize {
+        let next = at + 1;
+        match self.s.get(next) {
+            None => next,
+            // A soft line break: backslash + newline (any convention) vanishes.
+            Some(b'\r') if self.s.get(next + 1) == Some(&b'\n') => next + 2,
+            Some(b'\n') if self.s.get(next + 1) == Some(&b'\r') => next + 2,
+            Some(b'\n' | b'\r') => next + 1,
+            Some(_) => {
+                let ch = self.text[next..].chars().next().expect("char boundary");
+                b.value_text().push(ch);
+                next + ch.len_utf8()
+            }
+        }
+    }
+
+    /// Whether the `]` at `at` ends the value: what follows it is what may
+    /// follow a value (another value, a property, a node, a tree edge).
+    fn value_ends_at(&self, at: usize) -> bool {
+        let rest = &self.s[at + 1..];
+        let (rest, _) = space(rest).unwrap_or((rest, &[]));
+        match rest.first() {
+            None | Some(b'[' | b';' | b'(' | b')') => true,
+            Some(_) => identifier_then_value(rest),
+        }
+    }
+
+    /// Skips characters that are not SGF syntax, reporting them once.
+    fn junk(&mut self) {
+        let at = self.pos;
+        let mut end = at;
+        while end < self.s.len() {
+            let c = self.s[end];
+            if matches!(c, b';' | b'(' | b')' | b'[') || c.is_ascii_uppercase() || (c.is_ascii_lowercase() && identifier_then_value(&self.s[end..])) {
+                break;
+            }
+            end += 1;
+        }
+        while !self.text.is_char_boundary(end) {
+            end += 1;
+        }
+        let shown = excerpt(self.text[at..end].trim_end());
+        self.pos = end;
+        self.game_diag(Code::UnexpectedChar, at, format!("not SGF syntax, skipped: {shown}"));
+    }
+}
+
+/// A short, quoted, one-line excerpt of skipped text for a message.
+fn excerpt(s: &str) -> String {
+    let one_line: String = s.chars().take(40).map(|c| if c.is_control() { ' ' } else { c }).collect();
+    if s.chars().count() > 40 { format!("'{one_line}...'") } else { format!("'{one_line}'") }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn parse(s: &str) -> (Collection, Vec<&'static str>) {
+        let (c, d) = parse_text(s, Limits::default());
+        (c, d.iter().map(|d| d.code.name()).collect())
+    }
+
+    fn shape(c: &Collection) -> Vec<(usize, usize)> {
+        // (nodes on the main line, children of the last main-line node... ) kept simple: (len, root children)
+        c.games.iter().map(|g| (g.len(), g.root().child_count())).collect()
+    }
+
+    #[test]
+    fn simple_game() {
+        let (c, d) = parse("(;FF[4]SZ[19];B[pd];W[dp])");
+        assert!(d.is_empty(), "{d:?}");
+        let g = &c.games[0];
+        assert_eq!(g.main_line().count(), 3);
+        assert_eq!(g.root().get_value("SZ"), Some("19"));
+    }
+
+    #[test]
+    fn escapes_and_soft_breaks() {
+        let (c, d) = parse("(;C[a\\]b\\\\c\\\nd\\:e]LB[dd:x\\:y])");
+        assert!(d.is_empty(), "{d:?}");
+        let root = c.games[0].root();
+        assert_eq!(root.get_value("C"), Some("a]b\\cd:e"));
+        let lb = root.get("LB").unwrap().values().next().unwrap();
+        assert_eq!(lb.composed(), Some(("dd", "x:y")));
+    }
+
+    #[test]
+    fn variations_nest_without_recursion() {
+        let depth = 200_000;
+        let s = format!("(;FF[4]{}{})", "(;B[aa]".repeat(depth), ")".repeat(depth));
+        let (c, d) = parse(&s);
+        assert!(d.is_empty(), "{:?}", &d[..d.len().min(3)]);
+        assert_eq!(c.games[0].len(), depth + 1);
+    }
+
+    #[test]
+    fn old_long_identifiers() {
+        let (c, d) = parse("(;AddBlack[aa][bb]CoPyright[x])");
+        assert_eq!(d, ["old-identifier", "old-identifier"]);
+        let root = c.games[0].root();
+        assert_eq!(root.get("AB").unwrap().written_id(), "AddBlack");
+        assert_eq!(root.get_value("CP"), Some("x"));
+    }
+
+    #[test]
+    fn recovery_cases() {
+        let cases: &[(&str, &[&str])] = &[
+            ("", &["empty-file"]),
+            ("junk", &["not-sgf"]),
+            ("()", &["not-sgf"]),
+            ("junk (;B[aa])", &["leading-junk"]),
+            ("(;B[aa]) junk", &["trailing-junk"]),
+            ("(;B[aa]))", &["unexpected-close-paren"]),
+            ("(;B[aa]", &["missing-close-paren"]),
+            ("(;B[aa", &["unterminated-value"]),
+            ("(;)", &["empty-node"]),
+            ("(;B;W[aa])", &["missing-value"]),
+            ("(B[pp];W[dd])", &["missing-semicolon"]),
+            ("(;B[aa]())", &["empty-variation"]),
+            ("(;[aa])", &["value-without-property"]),
+            ("(; illegal_chars FF[4])", &["unexpected-char"]),
+            ("(;US[Matsuyama[3d]])", &["unescaped-bracket"]),
+            ("(;B[ag];W[ah](;B[ai]);W[bd])", &["node-after-variations"]),
+        ];
+        for (input, want) in cases {
+            let (_, got) = parse(input);
+            assert_eq!(&got, want, "input {input:?}");
+        }
+    }
+
+    #[test]
+    fn broken_game_does_not_hide_the_next() {
+        let (c, d) = parse("(;B[aa] ??? (;W[bb]))\n(;B[cc])");
+        assert_eq!(c.games.len(), 2, "{d:?}");
+        assert_eq!(c.games[1].root().get_value("B"), Some("cc"));
+    }
+
+    #[test]
+    fn unescaped_bracket_value() {
+        let (c, _) = parse("(;US[Matsuyama[3d]]PB[x])");
+        assert_eq!(c.games[0].root().get_value("US"), Some("Matsuyama[3d]"));
+        assert_eq!(c.games[0].root().get_value("PB"), Some("x"));
+    }
+
+    #[test]
+    fn sgfmill_shapes() {
+        let (c, _) = parse("(;C[abc]AB[ab](;B[bc])(;B[bd]))");
+        assert_eq!(shape(&c), [(3, 2)]);
+        let (c, _) = parse("(;C[abc] AB[ab]\n[bc]\t;B[bc])");
+        assert_eq!(c.games[0].root().get("AB").unwrap().value_count(), 2);
+    }
+
+    #[test]
+    fn max_nodes_limit() {
+        let (c, d) = parse_text("(;B[aa];W[bb];B[cc])", Limits { max_nodes: Some(2) });
+        assert_eq!(c.games[0].len(), 2);
+        assert_eq!(d[0].code, Code::LimitExceeded);
+    }
+}

@@ -1,0 +1,79 @@
+//! Maps byte offsets in a file's decoded text to 1-based line and column.
+//!
+//! Lines end at `\n`, `\r\n` or a lone `\r` (old Mac files). Columns count
+//! characters (Unicode scalar values), as editors and compilers do.
+
+use crate::diag::Diagnostic;
+
+/// The decoded text of one file and where its lines start.
+#[derive(Debug, Clone, Default)]
+pub struct SourceMap {
+    text: String,
+    line_starts: Vec<u32>,
+}
+
+impl SourceMap {
+    pub fn new(text: String) -> SourceMap {
+        let bytes = text.as_bytes();
+        let mut line_starts = vec![0u32];
+        for i in memchr::memchr2_iter(b'\n', b'\r', bytes) {
+            let lone_cr = bytes[i] == b'\r' && bytes.get(i + 1) != Some(&b'\n');
+            if bytes[i] == b'\n' || lone_cr {
+                line_starts.push(i as u32 + 1);
+            }
+        }
+        SourceMap { text, line_starts }
+    }
+
+    /// The decoded text.
+    pub fn text(&self) -> &str {
+        &self.text
+    }
+
+    /// 1-based (line, column) of a byte offset; offsets past the end map to
+    /// the end of the text.
+    pub fn line_column(&self, offset: u32) -> (u32, u32) {
+        let offset = (offset as usize).min(self.text.len());
+        let line = self.line_starts.partition_point(|&s| s as usize <= offset) - 1;
+        let start = self.line_starts[line] as usize;
+        let mut end = offset;
+        while !self.text.is_char_boundary(end) {
+            end -= 1;
+        }
+        let column = self.text[start..end].chars().count() + 1;
+        (line as u32 + 1, column as u32)
+    }
+
+    /// The text of a 1-based line, without its line ending.
+    pub fn line_text(&self, line: u32) -> &str {
+        let i = (line as usize).saturating_sub(1).min(self.line_starts.len() - 1);
+        let start = self.line_starts[i] as usize;
+        let end = self.line_starts.get(i + 1).map_or(self.text.len(), |&e| e as usize);
+        self.text[start..end].trim_end_matches(['\n', '\r'])
+    }
+
+    /// Fills in `line` and `column` from the diagnostic's offset.
+    pub fn locate(&self, diagnostic: &mut Diagnostic) {
+        let (line, column) = self.line_column(diagnostic.offset);
+        diagnostic.line = line;
+        diagnostic.column = column;
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn lines_and_columns() {
+        let map = SourceMap::new("ab\ncé\r\nx\ry".to_string());
+        assert_eq!(map.line_column(0), (1, 1));
+        assert_eq!(map.line_column(3), (2, 1));
+        assert_eq!(map.line_column(6), (2, 3)); // after the two-byte é
+        assert_eq!(map.line_column(8), (3, 1));
+        assert_eq!(map.line_column(10), (4, 1));
+        assert_eq!(map.line_column(99), (4, 2));
+        assert_eq!(map.line_text(2), "cé");
+        assert_eq!(map.line_text(4), "y");
+    }
+}

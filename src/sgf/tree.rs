@@ -1,0 +1,528 @@
+//! The lossless game-tree model.
+//!
+//! A [`GameTree`] keeps every node and every property (known or not, in file
+//! order, duplicates included) with its values as decoded, unescaped text.
+//! It is stored flat, in preorder, so that no operation on it (building,
+//! walking, dropping) recurses as deep as the input is nested, and so that
+//! parsing allocates a handful of vectors per game rather than several per
+//! node.
+//!
+//! Values are the text between `[` and `]` after charset decoding, with SGF
+//! escapes removed (`\]` is `]`, `\\` is `\`, a backslash before a newline is
+//! a soft line break and disappears). Composed values (`LB[dd:label]`) keep
+//! their first unescaped `:` as the separator, with any later colon kept as
+//! text: [`Value::composed`] splits them, and the writer escapes accordingly.
+//!
+//! This module knows nothing of Go rules or output formats.
+
+use std::fmt;
+use std::ops::Range;
+
+/// Index of a node within its [`GameTree`]. The root is `NodeId(0)`.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash)]
+pub struct NodeId(pub u32);
+
+const NONE: u32 = u32::MAX;
+
+/// A span of `GameTree::text`.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+struct Span {
+    start: u32,
+    end: u32,
+}
+
+impl Span {
+    fn range(self) -> Range<usize> {
+        self.start as usize..self.end as usize
+    }
+}
+
+#[derive(Debug, Clone)]
+struct NodeData {
+    props: Range<u32>,
+    parent: u32,
+    first_child: u32,
+    last_child: u32,
+    next_sibling: u32,
+    offset: u32,
+}
+
+#[derive(Debug, Clone)]
+struct PropData {
+    /// Normalised identifier (upper-case letters only for FF[1]-FF[3] names).
+    id: Span,
+    /// The identifier as written, when it differs from `id`.
+    written_id: Option<Span>,
+    values: Range<u32>,
+    offset: u32,
+}
+
+#[derive(Debug, Clone)]
+struct ValueData {
+    text: Span,
+    offset: u32,
+}
+
+/// One game tree of a collection: a rooted tree of nodes.
+///
+/// Build one with [`GameTreeBuilder`]; read it through [`Node`], [`Property`]
+/// and [`Value`] views.
+#[derive(Clone, Default)]
+pub struct GameTree {
+    text: String,
+    nodes: Vec<NodeData>,
+    props: Vec<PropData>,
+    values: Vec<ValueData>,
+    offset: u32,
+}
+
+impl GameTree {
+    /// The root node. Every game tree has one (it may have no properties).
+    pub fn root(&self) -> Node<'_> {
+        self.node(NodeId(0))
+    }
+
+    pub fn node(&self, id: NodeId) -> Node<'_> {
+        Node { tree: self, id: id.0 }
+    }
+
+    /// Number of nodes in the whole tree.
+    pub fn len(&self) -> usize {
+        self.nodes.len()
+    }
+
+    pub fn is_empty(&self) -> bool {
+        self.nodes.is_empty()
+    }
+
+    /// All nodes in preorder (file order).
+    pub fn nodes(&self) -> impl ExactSizeIterator<Item = Node<'_>> + '_ {
+        (0..self.nodes.len() as u32).map(move |id| Node { tree: self, id })
+    }
+
+    /// The main line: the root and then always the first child.
+    pub fn main_line(&self) -> impl Iterator<Item = Node<'_>> + '_ {
+        std::iter::successors(Some(self.root()), |n| n.children().next())
+    }
+
+    /// Byte offset of the tree's opening `(` in the decoded text.
+    pub fn offset(&self) -> u32 {
+        self.offset
+    }
+
+    /// Number of property and value records, for memory accounting.
+    pub fn property_count(&self) -> usize {
+        self.props.len()
+    }
+
+    fn str(&self, span: Span) -> &str {
+        &self.text[span.range()]
+    }
+}
+
+/// A node of a [`GameTree`].
+#[derive(Clone, Copy)]
+pub struct Node<'a> {
+    tree: &'a GameTree,
+    id: u32,
+}
+
+impl<'a> Node<'a> {
+    fn data(&self) -> &'a NodeData {
+        &self.tree.nodes[self.id as usize]
+    }
+
+    pub fn id(&self) -> NodeId {
+        NodeId(self.id)
+    }
+
+    pub fn tree(&self) -> &'a GameTree {
+        self.tree
+    }
+
+    /// Byte offset of the node's `;` in the decoded text.
+    pub fn offset(&self) -> u32 {
+        self.data().offset
+    }
+
+    pub fn parent(&self) -> Option<Node<'a>> {
+        let p = self.data().parent;
+        (p != NONE).then_some(Node { tree: self.tree, id: p })
+    }
+
+    pub fn children(&self) -> Children<'a> {
+        Children { tree: self.tree, next: self.data().first_child }
+    }
+
+    pub fn child_count(&self) -> usize {
+        self.children().count()
+    }
+
+    /// Properties in file order.
+    pub fn properties(&self) -> impl ExactSizeIterator<Item = Property<'a>> + 'a {
+        let tree = self.tree;
+        self.data().props.clone().map(move |i| Property { tree, index: i })
+    }
+
+    /// The first property with this (normalised) identifier.
+    pub fn get(&self, id: &str) -> Option<Property<'a>> {
+        self.properties().find(|p| p.id() == id)
+    }
+
+    /// The first value of the first property with this identifier.
+    pub fn get_value(&self, id: &str) -> Option<&'a str> {
+        self.get(id).and_then(|p| p.values().next()).map(|v| v.text())
+    }
+
+    pub fn has(&self, id: &str) -> bool {
+        self.get(id).is_some()
+    }
+}
+
+impl fmt::Debug for Node<'_> {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.debug_list().entries(self.properties()).finish()
+    }
+}
+
+/// Iterator over the children of a node, in order.
+#[derive(Clone)]
+pub struct Children<'a> {
+    tree: &'a GameTree,
+    next: u32,
+}
+
+impl<'a> Iterator for Children<'a> {
+    type Item = Node<'a>;
+    fn next(&mut self) -> Option<Node<'a>> {
+        if self.next == NONE {
+            return None;
+        }
+        let node = Node { tree: self.tree, id: self.next };
+        self.next = node.data().next_sibling;
+        Some(node)
+    }
+}
+
+/// A property of a node: an identifier and one or more values.
+#[derive(Clone, Copy)]
+pub struct Property<'a> {
+    tree: &'a GameTree,
+    index: u32,
+}
+
+impl<'a> Property<'a> {
+    fn data(&self) -> &'a PropData {
+        &self.tree.props[self.index as usize]
+    }
+
+    /// The identifier, normalised: `AddBlack` (FF[1]-FF[3]) reads as `AB`.
+    pub fn id(&self) -> &'a str {
+        self.tree.str(self.data().id)
+    }
+
+    /// The identifier exactly as the file wrote it.
+    pub fn written_id(&self) -> &'a str {
+        self.tree.str(self.data().written_id.unwrap_or(self.data().id))
+    }
+
+    /// Byte offset of the identifier in the decoded text.
+    pub fn offset(&self) -> u32 {
+        self.data().offset
+    }
+
+    pub fn values(&self) -> impl ExactSizeIterator<Item = Value<'a>> + 'a {
+        let tree = self.tree;
+        self.data().values.clone().map(move |i| Value { tree, index: i })
+    }
+
+    pub fn value_count(&self) -> usize {
+        self.data().values.len()
+    }
+
+    /// The first value's text, or `None` for a property with no value.
+    pub fn first(&self) -> Option<&'a str> {
+        self.values().next().map(|v| v.text())
+    }
+}
+
+impl fmt::Debug for Property<'_> {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "{}", self.written_id())?;
+        for v in self.values() {
+            write!(f, "[{}]", v.text())?;
+        }
+        Ok(())
+    }
+}
+
+/// One property value, decoded and unescaped.
+#[derive(Clone, Copy)]
+pub struct Value<'a> {
+    tree: &'a GameTree,
+    index: u32,
+}
+
+impl<'a> Value<'a> {
+    fn data(&self) -> &'a ValueData {
+        &self.tree.values[self.index as usize]
+    }
+
+    /// The value's text (escapes and soft line breaks removed).
+    pub fn text(&self) -> &'a str {
+        self.tree.str(self.data().text)
+    }
+
+    /// Byte offset of the value's `[` in the decoded text.
+    pub fn offset(&self) -> u32 {
+        self.data().offset
+    }
+
+    /// Splits a composed value at its first `:`; `None` when there is none.
+    pub fn composed(&self) -> Option<(&'a str, &'a str)> {
+        self.text().split_once(':')
+    }
+}
+
+impl fmt::Debug for Value<'_> {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        fmt::Debug::fmt(self.text(), f)
+    }
+}
+
+/// Two trees are equal when they have the same shape and the same
+/// properties, identifiers and values in the same order. Source offsets are
+/// not compared: they say where things were, not what they are.
+impl PartialEq for GameTree {
+    fn eq(&self, other: &GameTree) -> bool {
+        self.nodes.len() == other.nodes.len()
+            && self.props.len() == other.props.len()
+            && self.values.len() == other.values.len()
+            && self.nodes().zip(other.nodes()).all(|(a, b)| {
+                a.data().parent == b.data().parent
+                    && a.data().first_child == b.data().first_child
+                    && a.data().next_sibling == b.data().next_sibling
+                    && a.properties().len() == b.properties().len()
+                    && a.properties().zip(b.properties()).all(|(p, q)| {
+                        p.id() == q.id()
+                            && p.written_id() == q.written_id()
+                            && p.value_count() == q.value_count()
+                            && p.values().zip(q.values()).all(|(v, w)| v.text() == w.text())
+                    })
+            })
+    }
+}
+
+impl fmt::Debug for GameTree {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        // Flat on purpose: a recursive Debug would overflow on deep trees.
+        let mut list = f.debug_list();
+        for node in self.nodes() {
+            list.entry(&(node.data().parent as i64, node));
+        }
+        list.finish()
+    }
+}
+
+/// Builds a [`GameTree`] in preorder: open a node, add its properties, then
+/// its children (each opened after the previous sibling's subtree is done).
+///
+/// ```
+/// use kifu::sgf::GameTreeBuilder;
+/// let mut b = GameTreeBuilder::new();
+/// let root = b.add_node(None, 0);
+/// b.add_property("SZ", None, 0);
+/// b.add_value("9", 0);
+/// let mv = b.add_node(Some(root), 0);
+/// b.add_property("B", None, 0);
+/// b.add_value("ee", 0);
+/// let tree = b.finish();
+/// assert_eq!(tree.main_line().count(), 2);
+/// # let _ = mv;
+/// ```
+#[derive(Default)]
+pub struct GameTreeBuilder {
+    tree: GameTree,
+}
+
+impl GameTreeBuilder {
+    pub fn new() -> GameTreeBuilder {
+        GameTreeBuilder::default()
+    }
+
+    /// Reserves room for a tree read from `bytes` bytes of SGF.
+    pub fn with_capacity(bytes: usize) -> GameTreeBuilder {
+        let mut tree = GameTree::default();
+        tree.text.reserve(bytes / 3);
+        tree.nodes.reserve(bytes / 8);
+        tree.props.reserve(bytes / 8);
+        tree.values.reserve(bytes / 8);
+        GameTreeBuilder { tree }
+    }
+
+    pub fn set_offset(&mut self, offset: u32) {
+        self.tree.offset = offset;
+    }
+
+    /// Adds a node as the last child of `parent` (`None` only for the root,
+    /// which must be the first node). Nodes must be added in preorder.
+    pub fn add_node(&mut self, parent: Option<NodeId>, offset: u32) -> NodeId {
+        let t = &mut self.tree;
+        let id = t.nodes.len() as u32;
+        let start = t.props.len() as u32;
+        let parent = parent.map_or(NONE, |p| p.0);
+        t.nodes.push(NodeData {
+            props: start..start,
+            parent,
+            first_child: NONE,
+            last_child: NONE,
+            next_sibling: NONE,
+            offset,
+        });
+        if parent != NONE {
+            let last = t.nodes[parent as usize].last_child;
+            if last == NONE {
+                t.nodes[parent as usize].first_child = id;
+            } else {
+                t.nodes[last as usize].next_sibling = id;
+            }
+            t.nodes[parent as usize].last_child = id;
+        }
+        NodeId(id)
+    }
+
+    /// Adds a property to the node added last. `written` is the identifier
+    /// as the file spelled it, when that differs from `id`.
+    pub fn add_property(&mut self, id: &str, written: Option<&str>, offset: u32) {
+        let id = self.push_text(id);
+        let written_id = written.map(|w| self.push_text(w));
+        let t = &mut self.tree;
+        let start = t.values.len() as u32;
+        t.props.push(PropData { id, written_id, values: start..start, offset });
+        let end = t.props.len() as u32;
+        t.nodes.last_mut().expect("add_node before add_property").props.end = end;
+    }
+
+    /// Adds a value to the property added last.
+    pub fn add_value(&mut self, text: &str, offset: u32) {
+        let span = self.push_text(text);
+        self.push_value(span, offset);
+    }
+
+    /// Adds a value whose text is appended piece by piece with
+    /// [`GameTreeBuilder::value_text`]; finish it with
+    /// [`GameTreeBuilder::end_value`].
+    pub fn begin_value(&mut self) -> u32 {
+        self.tree.text.len() as u32
+    }
+
+    /// The text buffer to append a value's pieces to (see `begin_value`).
+    pub fn value_text(&mut self) -> &mut String {
+        &mut self.tree.text
+    }
+
+    pub fn end_value(&mut self, start: u32, offset: u32) {
+        let span = Span { start, end: self.tree.text.len() as u32 };
+        self.push_value(span, offset);
+    }
+
+    /// Appends text to the last value of the last property (used to repair
+    /// an unescaped `]` inside a value).
+    pub fn extend_last_value(&mut self, more: &str) -> bool {
+        let t = &mut self.tree;
+        let Some(v) = t.values.last_mut() else { return false };
+        if v.text.end as usize != t.text.len() {
+            return false;
+        }
+        t.text.push_str(more);
+        v.text.end = t.text.len() as u32;
+        true
+    }
+
+    /// Number of nodes added so far.
+    pub fn node_count(&self) -> usize {
+        self.tree.nodes.len()
+    }
+
+    /// Whether the node added last has properties.
+    pub fn last_node_has_properties(&self) -> bool {
+        self.tree.nodes.last().is_some_and(|n| !n.props.is_empty())
+    }
+
+    /// Whether a property has been added to the node added last.
+    pub fn has_open_property(&self) -> bool {
+        self.last_node_has_properties()
+    }
+
+    pub fn finish(self) -> GameTree {
+        self.tree
+    }
+
+    fn push_text(&mut self, s: &str) -> Span {
+        let start = self.tree.text.len() as u32;
+        self.tree.text.push_str(s);
+        Span { start, end: self.tree.text.len() as u32 }
+    }
+
+    fn push_value(&mut self, text: Span, offset: u32) {
+        let t = &mut self.tree;
+        t.values.push(ValueData { text, offset });
+        let end = t.values.len() as u32;
+        t.props.last_mut().expect("add_property before add_value").values.end = end;
+    }
+}
+
+/// A whole SGF file: its game trees, in order.
+#[derive(Debug, Clone, Default, PartialEq)]
+pub struct Collection {
+    pub games: Vec<GameTree>,
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn small() -> GameTree {
+        let mut b = GameTreeBuilder::new();
+        let root = b.add_node(None, 0);
+        b.add_property("FF", None, 1);
+        b.add_value("4", 3);
+        let a = b.add_node(Some(root), 10);
+        b.add_property("B", None, 11);
+        b.add_value("aa", 12);
+        b.add_node(Some(a), 20);
+        b.add_property("W", None, 21);
+        b.add_value("bb", 22);
+        b.add_node(Some(root), 30);
+        b.add_property("AB", Some("AddBlack"), 31);
+        b.add_value("cc", 40);
+        b.add_value("dd", 44);
+        b.finish()
+    }
+
+    #[test]
+    fn shape_and_views() {
+        let t = small();
+        assert_eq!(t.len(), 4);
+        assert_eq!(t.root().child_count(), 2);
+        let ids: Vec<_> = t.main_line().map(|n| n.id().0).collect();
+        assert_eq!(ids, [0, 1, 2]);
+        let var = t.root().children().nth(1).unwrap();
+        let ab = var.get("AB").unwrap();
+        assert_eq!(ab.written_id(), "AddBlack");
+        assert_eq!(ab.values().map(|v| v.text()).collect::<Vec<_>>(), ["cc", "dd"]);
+        assert_eq!(var.parent().unwrap().id(), NodeId(0));
+        assert_eq!(t.root().get_value("FF"), Some("4"));
+    }
+
+    #[test]
+    fn equality_ignores_offsets_but_not_content() {
+        let a = small();
+        let mut b = GameTreeBuilder::new();
+        b.add_node(None, 99);
+        b.add_property("FF", None, 99);
+        b.add_value("4", 99);
+        assert_ne!(a, b.finish());
+        assert_eq!(a, small());
+    }
+}
