@@ -1,0 +1,429 @@
+//! The command line: resolves arguments into options, walks the inputs and
+//! wires the library stages together. Nothing below this module knows clap.
+//!
+//! Exit codes (a contract): 0 clean, 1 problems found, 2 usage or I/O error.
+
+use std::fs;
+use std::io::{self, Read, Write};
+use std::path::{Path, PathBuf};
+use std::process::ExitCode;
+
+use clap::{Args, Parser, Subcommand, ValueEnum};
+
+use crate::check::{CheckOptions, check_bytes};
+use crate::diag::{Code, Diagnostic, Severity};
+use crate::json::{self, JsonOptions};
+use crate::report::{Format, Reporter};
+use crate::sgf::{self, ParseOptions, charset};
+
+const EXAMPLES: &str = "\
+Examples:
+  kifu check games/                      check every .sgf file under games/
+  kifu check --format json a.sgf b.sgf   diagnostics as one JSON document
+  kifu info game.sgf                     players, komi, result, moves of each game
+  kifu convert game.sgf --to json        SGF to JSON (kifu/1 schema, docs/json.md)
+  kifu convert *.sgf --to json -o all.jsonl
+  kifu convert game.json --to sgf        and back
+  cat game.sgf | kifu info -             '-' reads standard input
+
+Exit status: 0 clean, 1 problems found, 2 usage or I/O error.";
+
+#[derive(Parser)]
+#[command(name = "kifu", version, about = "Parse, check, convert and rescore Go game records (SGF).", after_help = EXAMPLES)]
+struct Cli {
+    #[command(subcommand)]
+    command: Command,
+}
+
+#[derive(Subcommand)]
+enum Command {
+    /// Report every problem in SGF files: syntax, charsets, property values.
+    Check(CheckArgs),
+    /// Rescore finished games (not available yet: see the roadmap in README).
+    Score(InputArgs),
+    /// Convert SGF to JSON (schema kifu/1) and back.
+    Convert(ConvertArgs),
+    /// Print each game's summary: players, ranks, komi, result, moves.
+    Info(InfoArgs),
+}
+
+#[derive(Args)]
+struct InputArgs {
+    /// Files or directories ('-' for standard input). Directories are searched recursively.
+    #[arg(required = true)]
+    paths: Vec<PathBuf>,
+    /// File extensions to pick up in directories, besides sgf (case-insensitive; repeatable).
+    #[arg(long = "ext", value_name = "EXT")]
+    extensions: Vec<String>,
+    /// Read files in this charset, whatever they declare (e.g. GB18030, Shift_JIS).
+    #[arg(long, value_name = "NAME")]
+    encoding: Option<String>,
+    /// Stop reading a file after this many nodes.
+    #[arg(long, value_name = "N")]
+    max_nodes: Option<usize>,
+}
+
+#[derive(Clone, Copy, ValueEnum)]
+enum CheckFormat {
+    Text,
+    Json,
+    Jsonl,
+}
+
+#[derive(Args)]
+struct CheckArgs {
+    #[command(flatten)]
+    input: InputArgs,
+    #[arg(long, value_enum, default_value = "text")]
+    format: CheckFormat,
+    /// Print only errors, and no summary.
+    #[arg(long, short)]
+    quiet: bool,
+}
+
+#[derive(Clone, Copy, PartialEq, Eq, ValueEnum)]
+enum ConvertTarget {
+    Json,
+    Sgf,
+}
+
+#[derive(Args)]
+struct ConvertArgs {
+    #[command(flatten)]
+    input: InputArgs,
+    /// Output format.
+    #[arg(long, value_enum)]
+    to: ConvertTarget,
+    /// Write here instead of standard output (never one of the inputs).
+    #[arg(long, short, value_name = "OUT")]
+    output: Option<PathBuf>,
+    /// Add line, column and offset of every node, property and value (JSON).
+    #[arg(long)]
+    positions: bool,
+}
+
+#[derive(Clone, Copy, PartialEq, Eq, ValueEnum)]
+enum InfoFormat {
+    Text,
+    Json,
+}
+
+#[derive(Args)]
+struct InfoArgs {
+    #[command(flatten)]
+    input: InputArgs,
+    #[arg(long, value_enum, default_value = "text")]
+    format: InfoFormat,
+}
+
+/// Runs the command line and returns the process exit status.
+pub fn run() -> ExitCode {
+    let cli = match Cli::try_parse() {
+        Ok(cli) => cli,
+        Err(e) => {
+            let usage_error = e.use_stderr();
+            let _ = e.print();
+            return ExitCode::from(if usage_error { 2 } else { 0 });
+        }
+    };
+    let status = match cli.command {
+        Command::Check(args) => check(args),
+        Command::Score(_) => {
+            eprintln!("kifu score: rescoring is not available in this version yet");
+            Ok(Status::Usage)
+        }
+        Command::Convert(args) => convert(args),
+        Command::Info(args) => info(args),
+    };
+    match status {
+        Ok(status) => ExitCode::from(status as u8),
+        Err(e) if e.kind() == io::ErrorKind::BrokenPipe => ExitCode::SUCCESS,
+        Err(e) => {
+            eprintln!("kifu: {e}");
+            ExitCode::from(2)
+        }
+    }
+}
+
+/// The outcome of a run, ordered by precedence.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord)]
+enum Status {
+    Clean = 0,
+    Problems = 1,
+    Usage = 2,
+}
+
+/// One input: a file path or standard input.
+enum Input {
+    File(PathBuf),
+    Stdin,
+}
+
+impl Input {
+    fn name(&self) -> String {
+        match self {
+            Input::File(p) => p.display().to_string(),
+            Input::Stdin => "-".to_string(),
+        }
+    }
+
+    fn read(&self) -> io::Result<Vec<u8>> {
+        match self {
+            Input::File(p) => fs::read(p),
+            Input::Stdin => {
+                let mut buf = Vec::new();
+                io::stdin().lock().read_to_end(&mut buf)?;
+                Ok(buf)
+            }
+        }
+    }
+}
+
+/// Resolved input options shared by every subcommand.
+struct Inputs {
+    inputs: Vec<Input>,
+    parse: ParseOptions,
+    /// Some input could not be found or listed.
+    io_error: bool,
+}
+
+impl InputArgs {
+    fn resolve(&self) -> Result<Inputs, Status> {
+        let encoding = match &self.encoding {
+            None => None,
+            Some(name) => match charset::encoding_for_label(name) {
+                Some(e) => Some(e),
+                None => {
+                    eprintln!("kifu: unknown charset '{name}' for --encoding");
+                    return Err(Status::Usage);
+                }
+            },
+        };
+        let mut exts: Vec<String> = vec!["sgf".into()];
+        exts.extend(self.extensions.iter().map(|e| e.trim_start_matches('.').to_ascii_lowercase()));
+        let mut inputs = Vec::new();
+        let mut io_error = false;
+        for path in &self.paths {
+            if path.as_os_str() == "-" {
+                inputs.push(Input::Stdin);
+            } else if path.is_dir() {
+                io_error |= walk(path, &exts, &mut inputs);
+            } else if path.exists() {
+                inputs.push(Input::File(path.clone()));
+            } else {
+                eprintln!("kifu: {}: no such file or directory", path.display());
+                io_error = true;
+            }
+        }
+        let parse = ParseOptions { encoding, limits: sgf::Limits { max_nodes: self.max_nodes } };
+        Ok(Inputs { inputs, parse, io_error })
+    }
+}
+
+/// Adds the files under `dir` whose extension is one of `exts`, in sorted
+/// order; returns whether some entry could not be read.
+fn walk(dir: &Path, exts: &[String], inputs: &mut Vec<Input>) -> bool {
+    let mut failed = false;
+    for entry in walkdir::WalkDir::new(dir).sort_by_file_name() {
+        match entry {
+            Ok(e) if e.file_type().is_file() && has_extension(e.path(), exts) => {
+                inputs.push(Input::File(e.into_path()));
+            }
+            Ok(_) => {}
+            Err(e) => {
+                eprintln!("kifu: {e}");
+                failed = true;
+            }
+        }
+    }
+    failed
+}
+
+fn has_extension(path: &Path, exts: &[String]) -> bool {
+    path.extension().and_then(|e| e.to_str()).is_some_and(|e| exts.iter().any(|x| x.eq_ignore_ascii_case(e)))
+}
+
+/// Reads an input, printing a one-line error naming it when it cannot.
+fn read_input(input: &Input) -> Option<Vec<u8>> {
+    match input.read() {
+        Ok(bytes) => Some(bytes),
+        Err(e) => {
+            eprintln!("kifu: {}: {e}", input.name());
+            None
+        }
+    }
+}
+
+fn check(args: CheckArgs) -> io::Result<Status> {
+    let inputs = match args.input.resolve() {
+        Ok(i) => i,
+        Err(status) => return Ok(status),
+    };
+    let format = match args.format {
+        CheckFormat::Text => Format::Text,
+        CheckFormat::Json => Format::Json,
+        CheckFormat::Jsonl => Format::Jsonl,
+    };
+    let stdout = io::stdout();
+    let mut reporter = Reporter::new(format, io::BufWriter::new(stdout.lock()));
+    reporter.quiet = args.quiet;
+    let options = CheckOptions { parse: inputs.parse };
+    let mut io_error = inputs.io_error;
+    for input in &inputs.inputs {
+        let Some(bytes) = read_input(input) else {
+            io_error = true;
+            let d = Diagnostic::new(Code::Io, 0, "the file could not be read");
+            reporter.summary.count(&d);
+            continue;
+        };
+        let result = check_bytes(&bytes, &options);
+        reporter.file(&input.name(), &result)?;
+    }
+    let summary = reporter.finish()?;
+    Ok(if io_error {
+        Status::Usage
+    } else if summary.errors > 0 {
+        Status::Problems
+    } else {
+        Status::Clean
+    })
+}
+
+/// Parses an SGF input, reporting it on stderr when it holds no game.
+fn parse_input(input: &Input, bytes: &[u8], options: &ParseOptions) -> Option<sgf::Parsed> {
+    let parsed = sgf::parse(bytes, options);
+    if parsed.collection.games.is_empty() {
+        let why = parsed.diagnostics.first().map_or("no game found".to_string(), |d| d.message.clone());
+        eprintln!("kifu: {}: not an SGF file: {why}", input.name());
+        return None;
+    }
+    Some(parsed)
+}
+
+fn info(args: InfoArgs) -> io::Result<Status> {
+    let inputs = match args.input.resolve() {
+        Ok(i) => i,
+        Err(status) => return Ok(status),
+    };
+    let mut out = io::BufWriter::new(io::stdout().lock());
+    let mut status = if inputs.io_error { Status::Usage } else { Status::Clean };
+    for input in &inputs.inputs {
+        let Some(bytes) = read_input(input) else {
+            status = Status::Usage;
+            continue;
+        };
+        let Some(parsed) = parse_input(input, &bytes, &inputs.parse) else {
+            status = status.max(Status::Problems);
+            continue;
+        };
+        let name = input.name();
+        for (index, game) in parsed.collection.games.iter().enumerate() {
+            let summary = sgf::props::summary(game);
+            match args.format {
+                InfoFormat::Json => {
+                    let doc = serde_json::json!({ "file": name, "game": index, "summary": summary });
+                    serde_json::to_writer(&mut out, &doc)?;
+                    writeln!(out)?;
+                }
+                InfoFormat::Text => {
+                    writeln!(out, "{name} (game {}):", index + 1)?;
+                    let mut text = String::new();
+                    summary.write_text(&mut text);
+                    for line in text.lines() {
+                        writeln!(out, "  {line}")?;
+                    }
+                }
+            }
+        }
+    }
+    out.flush()?;
+    Ok(status)
+}
+
+fn convert(args: ConvertArgs) -> io::Result<Status> {
+    let inputs = match args.input.resolve() {
+        Ok(i) => i,
+        Err(status) => return Ok(status),
+    };
+    if let Some(out) = &args.output {
+        let clash = inputs.inputs.iter().any(|i| matches!(i, Input::File(p) if same_file(p, out)));
+        if clash {
+            eprintln!("kifu: refusing to write {}: it is one of the inputs", out.display());
+            return Ok(Status::Usage);
+        }
+    }
+    let mut status = if inputs.io_error { Status::Usage } else { Status::Clean };
+    let mut text = String::new();
+    let many = inputs.inputs.len() > 1;
+    for input in &inputs.inputs {
+        let Some(bytes) = read_input(input) else {
+            status = Status::Usage;
+            continue;
+        };
+        let converted = match args.to {
+            ConvertTarget::Json => to_json(input, &bytes, &inputs.parse, args.positions, many),
+            ConvertTarget::Sgf => to_sgf(input, &bytes, &inputs.parse),
+        };
+        match converted {
+            Some(s) => text.push_str(&s),
+            None => status = status.max(Status::Problems),
+        }
+    }
+    match &args.output {
+        Some(path) => fs::write(path, text.as_bytes()).map_err(|e| io::Error::new(e.kind(), format!("{}: {e}", path.display())))?,
+        None => io::stdout().lock().write_all(text.as_bytes())?,
+    }
+    Ok(status)
+}
+
+fn same_file(a: &Path, b: &Path) -> bool {
+    match (fs::canonicalize(a), fs::canonicalize(b)) {
+        (Ok(a), Ok(b)) => a == b,
+        _ => false,
+    }
+}
+
+/// One input as a JSON document: pretty for a single file, one line each
+/// (JSON Lines) for many.
+fn to_json(input: &Input, bytes: &[u8], options: &ParseOptions, positions: bool, many: bool) -> Option<String> {
+    let parsed = parse_input(input, bytes, options)?;
+    report_errors(input, &parsed.diagnostics);
+    let json_options = JsonOptions { positions, pretty: !many };
+    let mut doc = json::to_json(&input.name(), &parsed, &json_options);
+    doc.push('\n');
+    Some(doc)
+}
+
+/// One input (kifu JSON, JSON Lines, or SGF) written as UTF-8 SGF.
+fn to_sgf(input: &Input, bytes: &[u8], options: &ParseOptions) -> Option<String> {
+    let is_json = bytes.iter().find(|b| !b.is_ascii_whitespace()) == Some(&b'{');
+    let collection = if is_json {
+        let text = match std::str::from_utf8(bytes) {
+            Ok(t) => t,
+            Err(e) => {
+                eprintln!("kifu: {}: JSON input is not UTF-8: {e}", input.name());
+                return None;
+            }
+        };
+        match json::from_json_lines(text) {
+            Ok(docs) => sgf::Collection { games: docs.into_iter().flat_map(|d| d.collection.games).collect() },
+            Err(e) => {
+                eprintln!("kifu: {}: {e}", input.name());
+                return None;
+            }
+        }
+    } else {
+        let parsed = parse_input(input, bytes, options)?;
+        report_errors(input, &parsed.diagnostics);
+        parsed.collection
+    };
+    Some(sgf::write_collection(&json::set_utf8_charset(&collection)))
+}
+
+/// Conversion goes on through syntax errors (what was recovered is
+/// converted); errors are still said on stderr, one line each.
+fn report_errors(input: &Input, diagnostics: &[Diagnostic]) {
+    for d in diagnostics.iter().filter(|d| d.severity == Severity::Error) {
+        eprintln!("kifu: {}:{}:{}: {}[{}]: {}", input.name(), d.line, d.column, d.severity, d.code, d.message);
+    }
+}

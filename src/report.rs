@@ -1,0 +1,228 @@
+//! Printing diagnostics: one emitter per output format, all fed the same
+//! stream of per-file results, so a format never changes what is found.
+//!
+//! Emitters write as files arrive (nothing is held per file once printed)
+//! and close with a summary. This module knows nothing of the CLI.
+
+use std::collections::BTreeMap;
+use std::io::{self, Write};
+
+use serde::Serialize;
+
+use crate::check::FileCheck;
+use crate::diag::{Diagnostic, Severity};
+use crate::sgf::SourceMap;
+
+/// Output formats for diagnostics.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Format {
+    /// Compiler style, with a source snippet under each diagnostic.
+    Text,
+    /// One JSON document with every diagnostic and the summary.
+    Json,
+    /// One JSON object per diagnostic, one per line, then the summary.
+    Jsonl,
+}
+
+/// Totals over a run.
+#[derive(Debug, Default, Clone, Serialize)]
+pub struct Summary {
+    pub files: usize,
+    pub games: usize,
+    pub moves: usize,
+    pub errors: usize,
+    pub warnings: usize,
+    pub infos: usize,
+    /// Number of diagnostics per code.
+    pub by_code: BTreeMap<&'static str, usize>,
+}
+
+impl Summary {
+    pub fn add(&mut self, check: &FileCheck) {
+        self.files += 1;
+        self.games += check.games;
+        self.moves += check.moves;
+        for d in &check.diagnostics {
+            self.count(d);
+        }
+    }
+
+    /// Counts a diagnostic that belongs to no parsed file (e.g. unreadable).
+    pub fn count(&mut self, d: &Diagnostic) {
+        match d.severity {
+            Severity::Error => self.errors += 1,
+            Severity::Warning => self.warnings += 1,
+            Severity::Info => self.infos += 1,
+        }
+        *self.by_code.entry(d.code.name()).or_default() += 1;
+    }
+
+    /// One line: `3 files, 2 games, 40 moves: 1 error, 2 warnings (ko: 1, ...)`.
+    pub fn line(&self) -> String {
+        let codes: Vec<String> = self.by_code.iter().map(|(c, n)| format!("{c}: {n}")).collect();
+        let mut s = format!(
+            "{} {}, {} {}, {} {}: {} {}, {} {}, {} info",
+            self.files,
+            plural(self.files, "file"),
+            self.games,
+            plural(self.games, "game"),
+            self.moves,
+            plural(self.moves, "move"),
+            self.errors,
+            plural(self.errors, "error"),
+            self.warnings,
+            plural(self.warnings, "warning"),
+            self.infos
+        );
+        if !codes.is_empty() {
+            s.push_str(&format!(" ({})", codes.join(", ")));
+        }
+        s
+    }
+}
+
+fn plural(n: usize, word: &str) -> String {
+    if n == 1 { word.to_string() } else { format!("{word}s") }
+}
+
+/// A diagnostic as the JSON formats print it (field names are a contract).
+#[derive(Serialize)]
+struct JsonDiagnostic<'a> {
+    file: &'a str,
+    #[serde(flatten)]
+    diagnostic: &'a Diagnostic,
+}
+
+/// Writes diagnostics in one format as results stream in.
+pub struct Reporter<W: Write> {
+    format: Format,
+    out: W,
+    /// Only for `Format::Json`: whether a diagnostic was written yet.
+    first: bool,
+    pub summary: Summary,
+    /// Print the summary line (text) at the end.
+    pub quiet: bool,
+}
+
+impl<W: Write> Reporter<W> {
+    pub fn new(format: Format, out: W) -> Reporter<W> {
+        Reporter { format, out, first: true, summary: Summary::default(), quiet: false }
+    }
+
+    fn begin(&mut self) -> io::Result<()> {
+        if self.format == Format::Json && self.first {
+            self.out.write_all(b"{\"diagnostics\":[")?;
+        }
+        Ok(())
+    }
+
+    /// Reports everything found in one file.
+    pub fn file(&mut self, path: &str, check: &FileCheck) -> io::Result<()> {
+        self.summary.add(check);
+        for d in &check.diagnostics {
+            self.diagnostic(path, d, Some(&check.source))?;
+        }
+        Ok(())
+    }
+
+    /// Reports one diagnostic (`source` gives the snippet, when there is one).
+    pub fn diagnostic(&mut self, path: &str, d: &Diagnostic, source: Option<&SourceMap>) -> io::Result<()> {
+        self.begin()?;
+        match self.format {
+            Format::Text => {
+                if !self.quiet || d.severity == Severity::Error {
+                    write_text(&mut self.out, path, d, source)?;
+                }
+            }
+            Format::Jsonl => {
+                serde_json::to_writer(&mut self.out, &JsonDiagnostic { file: path, diagnostic: d })?;
+                self.out.write_all(b"\n")?;
+            }
+            Format::Json => {
+                if !self.first {
+                    self.out.write_all(b",")?;
+                }
+                serde_json::to_writer(&mut self.out, &JsonDiagnostic { file: path, diagnostic: d })?;
+            }
+        }
+        self.first = false;
+        Ok(())
+    }
+
+    /// Closes the output with the summary.
+    pub fn finish(mut self) -> io::Result<Summary> {
+        self.begin()?;
+        match self.format {
+            Format::Text => {
+                if !self.quiet {
+                    writeln!(self.out, "{}", self.summary.line())?;
+                }
+            }
+            Format::Jsonl => {
+                serde_json::to_writer(&mut self.out, &serde_json::json!({ "summary": &self.summary }))?;
+                self.out.write_all(b"\n")?;
+            }
+            Format::Json => {
+                self.out.write_all(b"],\"summary\":")?;
+                serde_json::to_writer(&mut self.out, &self.summary)?;
+                self.out.write_all(b"}\n")?;
+            }
+        }
+        self.out.flush()?;
+        Ok(self.summary)
+    }
+}
+
+/// `path:line:col: severity[code]: message`, then the source line with a caret.
+fn write_text(out: &mut impl Write, path: &str, d: &Diagnostic, source: Option<&SourceMap>) -> io::Result<()> {
+    let game = d.game.map(|g| format!(" (game {})", g + 1)).unwrap_or_default();
+    writeln!(out, "{path}:{}:{}: {}[{}]: {}{game}", d.line, d.column, d.severity, d.code, d.message)?;
+    let Some(source) = source else { return Ok(()) };
+    if d.line == 0 {
+        return Ok(());
+    }
+    let text = source.line_text(d.line);
+    let number = d.line.to_string();
+    let pad = " ".repeat(number.len());
+    // Long lines (whole games on one line) are cut around the column.
+    let (shown, caret) = window(text, d.column as usize);
+    writeln!(out, "{pad} |")?;
+    writeln!(out, "{number} | {shown}")?;
+    writeln!(out, "{pad} | {}^", " ".repeat(caret))?;
+    Ok(())
+}
+
+/// Up to 100 characters of `line` around 1-based `column`, with the caret's
+/// 0-based position in that window.
+fn window(line: &str, column: usize) -> (String, usize) {
+    const WIDTH: usize = 100;
+    let chars: Vec<char> = line.chars().map(|c| if c == '\t' { ' ' } else { c }).collect();
+    let col = column.saturating_sub(1).min(chars.len());
+    let start = col.saturating_sub(WIDTH / 2).min(chars.len().saturating_sub(WIDTH));
+    let end = (start + WIDTH).min(chars.len());
+    let mut shown: String = chars[start..end].iter().collect();
+    let mut caret = col - start;
+    if start > 0 {
+        shown.insert_str(0, "...");
+        caret += 3;
+    }
+    if end < chars.len() {
+        shown.push_str("...");
+    }
+    (shown, caret)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn window_keeps_the_caret_under_the_column() {
+        let line = "x".repeat(300);
+        let (shown, caret) = window(&line, 200);
+        assert_eq!(&shown[..3], "...");
+        assert!(caret < shown.chars().count());
+        let (shown, caret) = window("(;B;W[aa])", 3);
+        assert_eq!((shown.as_str(), caret), ("(;B;W[aa])", 2));
+    }
+}

@@ -1,0 +1,181 @@
+//! Drives the real `kifu` binary over the fixtures: codes, positions, exit
+//! statuses, formats and conversions, as users and CI scripts see them.
+
+use assert_cmd::Command;
+use predicates::prelude::*;
+use serde_json::Value;
+
+fn kifu() -> Command {
+    Command::cargo_bin("kifu").expect("binary built")
+}
+
+/// Runs `kifu check --format jsonl` on a fixture; returns its diagnostics
+/// (the last line is the summary).
+fn diagnostics(path: &str) -> Vec<Value> {
+    let out = kifu().args(["check", "--format", "jsonl", path]).output().unwrap();
+    let text = String::from_utf8(out.stdout).unwrap();
+    let mut rows: Vec<Value> = text.lines().map(|l| serde_json::from_str(l).unwrap()).collect();
+    let summary = rows.pop().expect("summary line");
+    assert!(summary.get("summary").is_some(), "{summary}");
+    rows
+}
+
+#[test]
+fn each_syntax_fixture_gives_its_code_at_its_position() {
+    // (fixture, code, line, column)
+    let cases = [
+        ("missing-close-paren", "missing-close-paren", 1, 31),
+        ("leading-junk", "leading-junk", 1, 1),
+        ("trailing-junk", "trailing-junk", 2, 1),
+        ("unterminated-value", "unterminated-value", 1, 32),
+        ("empty-node", "empty-node", 1, 25),
+        ("missing-value", "missing-value", 1, 20),
+        ("empty-file", "empty-file", 1, 1),
+        ("not-sgf", "not-sgf", 1, 1),
+        ("missing-semicolon", "missing-semicolon", 1, 2),
+        ("unescaped-bracket", "unescaped-bracket", 1, 34),
+        ("empty-variation", "empty-variation", 1, 25),
+        ("value-without-property", "value-without-property", 1, 20),
+        ("unexpected-char", "unexpected-char", 1, 27),
+        ("node-after-variations", "node-after-variations", 1, 39),
+        ("extra-close-paren", "unexpected-close-paren", 1, 32),
+        ("old-long-identifiers", "old-identifier", 1, 8),
+        ("collection-with-broken-game", "unexpected-char", 1, 31),
+        ("crlf-line-endings", "missing-value", 6, 2),
+        ("utf8-bom", "byte-order-mark", 1, 1),
+    ];
+    for (fixture, code, line, column) in cases {
+        let path = format!("fixtures/syntax/{fixture}.sgf");
+        let found = diagnostics(&path);
+        let hit = found.iter().find(|d| d["code"] == code);
+        let hit = hit.unwrap_or_else(|| panic!("{fixture}: no {code} in {found:?}"));
+        assert_eq!((hit["line"].as_u64(), hit["column"].as_u64()), (Some(line), Some(column)), "{fixture}: {hit}");
+        assert_eq!(hit["file"], path.as_str());
+        assert!(!hit["message"].as_str().unwrap().is_empty());
+    }
+}
+
+#[test]
+fn clean_file_exits_zero() {
+    kifu().args(["check", "fixtures/example-game.sgf"]).assert().code(0).stdout(predicate::str::contains("1 file, 1 game"));
+}
+
+#[test]
+fn errors_exit_one_and_warnings_do_not() {
+    kifu().args(["check", "fixtures/syntax/missing-value.sgf"]).assert().code(1);
+    kifu().args(["check", "fixtures/syntax/empty-node.sgf"]).assert().code(0);
+}
+
+#[test]
+fn text_format_is_compiler_style_with_a_caret() {
+    kifu()
+        .args(["check", "fixtures/syntax/missing-value.sgf"])
+        .assert()
+        .code(1)
+        .stdout(predicate::str::contains("fixtures/syntax/missing-value.sgf:1:20: error[missing-value]: property B has no value"))
+        .stdout(predicate::str::contains("1 | (;FF[4]GM[1]SZ[19];B;W[dp])\n  |                    ^"));
+}
+
+#[test]
+fn missing_file_is_named_and_the_others_still_checked() {
+    kifu()
+        .args(["check", "--format", "jsonl", "no/such/file.sgf", "fixtures/syntax/missing-value.sgf"])
+        .assert()
+        .code(2)
+        .stderr(predicate::str::contains("no/such/file.sgf"))
+        .stdout(predicate::str::contains("missing-value"));
+}
+
+#[test]
+fn a_broken_game_does_not_hide_the_next() {
+    kifu()
+        .args(["info", "--format", "json", "fixtures/syntax/collection-with-broken-game.sgf"])
+        .assert()
+        .code(0)
+        .stdout(predicate::str::contains("second game"));
+}
+
+#[test]
+fn directories_are_walked_for_sgf_files() {
+    let out = kifu().args(["check", "--format", "json", "fixtures/syntax"]).output().unwrap();
+    let doc: Value = serde_json::from_slice(&out.stdout).unwrap();
+    let files = std::fs::read_dir("fixtures/syntax").unwrap().count();
+    assert_eq!(doc["summary"]["files"].as_u64(), Some(files as u64));
+    assert_eq!(out.status.code(), Some(1));
+}
+
+#[test]
+fn stdin_is_read_from_dash() {
+    kifu().args(["info", "-"]).write_stdin("(;GM[1]PB[Stdin Player];B[aa])").assert().code(0).stdout(predicate::str::contains("Stdin Player"));
+}
+
+#[test]
+fn non_sgf_file_is_one_line_on_stderr() {
+    kifu()
+        .args(["info", "fixtures/syntax/not-sgf.sgf", "fixtures/example-game.sgf"])
+        .assert()
+        .code(1)
+        .stderr(predicate::str::contains("fixtures/syntax/not-sgf.sgf: not an SGF file"))
+        .stdout(predicate::str::contains("Honinbo Shusaku"));
+}
+
+#[test]
+fn info_json_has_the_summary_block() {
+    let out = kifu().args(["info", "--format", "json", "fixtures/example-game.sgf"]).output().unwrap();
+    let doc: Value = serde_json::from_slice(&out.stdout).unwrap();
+    let s = &doc["summary"];
+    assert_eq!(s["black"], "Honinbo Shusaku");
+    assert_eq!(s["white_rank"], "8d");
+    assert_eq!(s["komi"], 6.5);
+    assert_eq!(s["board_size"]["width"], 9);
+    assert_eq!(s["moves"][0], serde_json::json!({"color": "B", "point": "ee"}));
+    let last = s["moves"].as_array().unwrap().last().unwrap().clone();
+    assert_eq!(last, serde_json::json!({"color": "B", "point": null}));
+}
+
+#[test]
+fn convert_to_json_and_back_is_lossless() {
+    let dir = tempfile::tempdir().unwrap();
+    let json = dir.path().join("game.json");
+    kifu().args(["convert", "fixtures/values/compressed-and-composed.sgf", "--to", "json", "-o"]).arg(&json).assert().code(0);
+    let doc: Value = serde_json::from_str(&std::fs::read_to_string(&json).unwrap()).unwrap();
+    assert_eq!(doc["schema"], "kifu/1");
+    let direct = kifu().args(["convert", "fixtures/values/compressed-and-composed.sgf", "--to", "sgf"]).output().unwrap();
+    let via_json = kifu().args(["convert", "--to", "sgf"]).arg(&json).output().unwrap();
+    assert_eq!(String::from_utf8_lossy(&via_json.stdout), String::from_utf8_lossy(&direct.stdout));
+    let sgf = String::from_utf8(direct.stdout).unwrap();
+    assert!(sgf.contains("CA[UTF-8]") && sgf.contains("LB[dd:one][ff:two:2]"), "{sgf}");
+}
+
+#[test]
+fn many_files_convert_to_json_lines() {
+    let out = kifu().args(["convert", "--to", "json", "fixtures/example-game.sgf", "fixtures/values/escapes-and-passes.sgf"]).output().unwrap();
+    let text = String::from_utf8(out.stdout).unwrap();
+    let docs: Vec<Value> = text.lines().map(|l| serde_json::from_str(l).unwrap()).collect();
+    assert_eq!(docs.len(), 2);
+    assert_eq!(docs[1]["file"], "fixtures/values/escapes-and-passes.sgf");
+}
+
+#[test]
+fn convert_refuses_to_overwrite_an_input() {
+    let dir = tempfile::tempdir().unwrap();
+    let input = dir.path().join("in.sgf");
+    std::fs::copy("fixtures/example-game.sgf", &input).unwrap();
+    let before = std::fs::read(&input).unwrap();
+    kifu().args(["convert", "--to", "sgf", "-o"]).arg(&input).arg(&input).assert().code(2);
+    assert_eq!(std::fs::read(&input).unwrap(), before);
+}
+
+#[test]
+fn charset_is_decoded_and_output_is_utf8() {
+    let out = kifu().args(["info", "fixtures/syntax/utf8-bom.sgf"]).output().unwrap();
+    assert!(String::from_utf8(out.stdout).unwrap().contains("柯洁"));
+}
+
+#[test]
+fn usage_errors_exit_two_and_help_has_examples() {
+    kifu().args(["check"]).assert().code(2);
+    kifu().args(["frobnicate"]).assert().code(2);
+    kifu().args(["check", "--encoding", "no-such-charset", "fixtures/example-game.sgf"]).assert().code(2);
+    kifu().arg("--help").assert().code(0).stdout(predicate::str::contains("Examples:"));
+}
