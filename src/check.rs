@@ -3,12 +3,14 @@
 //! file; this module knows nothing of paths, walking or output formats.
 
 use crate::diag::{Code, Diagnostic};
+use crate::replay::{self, RuleOverrides};
 use crate::sgf::{self, ParseOptions, SourceMap};
 
 /// Settings for checking a file.
 #[derive(Debug, Clone, Copy, Default)]
 pub struct CheckOptions {
     pub parse: ParseOptions,
+    pub rules: RuleOverrides,
 }
 
 /// What checking one file found.
@@ -33,7 +35,9 @@ pub fn check_bytes(bytes: &[u8], options: &CheckOptions) -> FileCheck {
         let not_go = found.iter().any(|d| d.code == Code::NotGo);
         diagnostics.extend(found.into_iter().map(|d| d.in_game(index)));
         if !not_go {
-            moves += game.nodes().map(|n| n.properties().filter(|p| matches!(p.id(), "B" | "W")).count()).sum::<usize>();
+            let replayed = replay::replay(game, &options.rules);
+            moves += replayed.moves;
+            diagnostics.extend(replayed.diagnostics.into_iter().map(|d| d.in_game(index)));
         }
     }
     diagnostics.sort_by_key(|d| (d.offset, d.code));

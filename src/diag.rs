@@ -94,6 +94,18 @@ codes! {
     RootPropertyOutsideRoot = "root-property-outside-root", Warning, "A root property (SZ, FF, GM, CA, AP, ST) appears outside the root node.";
     MixedMoveAndSetup = "mixed-move-and-setup", Warning, "A node holds both move and setup properties.";
     NotGo = "not-go", Info, "The game is not Go (GM other than 1); it was skipped.";
+    HandicapMismatch = "handicap-mismatch", Warning, "HA[] disagrees with the number of handicap stones set up.";
+    UnknownRules = "unknown-rules", Info, "RU[] is missing or not recognised; the game was replayed under Japanese rules.";
+    SetupWithoutLiberty = "setup-without-liberty", Warning, "Setup stones were placed with no liberty.";
+    // Moves (replay).
+    OccupiedPoint = "occupied-point", Error, "A move onto a point that already holds a stone.";
+    OffBoard = "off-board", Error, "A move outside the board.";
+    Suicide = "suicide", Error, "A move that leaves its own chain without liberty and captures nothing.";
+    Ko = "ko", Error, "A single-stone ko retaken at once.";
+    Superko = "superko", Error, "A move that recreates an earlier whole-board position under the superko rule in force.";
+    DoubleMove = "double-move", Error, "The same colour moves twice in a row with no PL or setup between.";
+    RepeatedPosition = "repeated-position", Warning, "A whole-board position repeats where the rules allow it (the game may be void).";
+    MoveAfterEnd = "move-after-end", Warning, "A move after two consecutive passes.";
 }
 
 impl Code {
@@ -137,8 +149,24 @@ pub struct Diagnostic {
     pub game: Option<usize>,
     pub line: u32,
     pub column: u32,
+    /// For moves: 1-based count of B/W move properties along the line.
+    #[serde(rename = "move", skip_serializing_if = "Option::is_none")]
+    pub move_number: Option<u32>,
+    /// For moves: `B` or `W`.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub color: Option<&'static str>,
+    /// For moves: the point as SGF letters (`dd`).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub point: Option<String>,
+    /// For moves: child indices taken at each branch point from the root,
+    /// trailing zeros dropped, so the main line is `[]`.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub variation: Option<Vec<u32>>,
     #[serde(skip)]
     pub offset: u32,
+    /// A small picture of the board around the point (text output only).
+    #[serde(skip)]
+    pub picture: Option<String>,
 }
 
 impl Diagnostic {
@@ -151,7 +179,12 @@ impl Diagnostic {
             game: None,
             line: 0,
             column: 0,
+            move_number: None,
+            color: None,
+            point: None,
+            variation: None,
             offset,
+            picture: None,
         }
     }
 

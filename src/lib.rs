@@ -1,9 +1,15 @@
 //! kifu: a fast, trustworthy toolkit for Go game records in SGF.
 //!
 //! Data flows one way: bytes → [`sgf`] (decode, parse, the lossless model)
-//! → [`json`] conversion, and (later stages) replay → score → report. Each
-//! module knows nothing of the stages after it. Problems are reported as
-//! [`diag::Diagnostic`] values with stable codes.
+//! → [`replay`] (on a [`board`], under [`rules`]) → diagnostics
+//! ([`diag`]) → [`report`]. [`json`] converts the model to and from JSON;
+//! [`check`] runs the whole pipeline on one file; [`cli`] is the command
+//! line. Each module knows nothing of the stages after it.
 
+pub mod board;
+pub mod check;
 pub mod diag;
+pub mod replay;
+pub mod report;
+pub mod rules;
 pub mod sgf;

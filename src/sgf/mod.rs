@@ -13,11 +13,12 @@ pub mod parser;
 pub mod props;
 pub mod source;
 pub mod tree;
+pub mod validate;
 pub mod writer;
 
 pub use parser::Limits;
 pub use source::SourceMap;
-pub use tree::{Collection, GameTree, GameTreeBuilder, Node, NodeId, Property, Value};
+pub use tree::{Children, Collection, GameTree, GameTreeBuilder, Node, NodeId, Property, Value};
 pub use writer::{write_collection, write_game};
 
 use crate::diag::Diagnostic;

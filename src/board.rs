@@ -1,0 +1,463 @@
+//! The Go board: stones, chains with liberties kept incrementally, captures,
+//! simple-ko point, and Zobrist hashes of the whole position.
+//!
+//! A move costs O(size of the chains it touches), not O(board): each chain
+//! keeps a circular list of its stones and a pseudo-liberty count (one per
+//! stone/empty-point adjacency, zero exactly when the chain has no liberty).
+//! Boards are 1x1 to 52x52, rectangular allowed.
+//!
+//! This module knows the mechanics only: which moves are legal under which
+//! ko and suicide settings is decided by `replay`, from `rules`.
+
+use std::sync::OnceLock;
+
+/// A player's colour.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub enum Color {
+    Black,
+    White,
+}
+
+impl Color {
+    pub fn opponent(self) -> Color {
+        match self {
+            Color::Black => Color::White,
+            Color::White => Color::Black,
+        }
+    }
+
+    /// `B` or `W`, as SGF writes it.
+    pub fn letter(self) -> &'static str {
+        match self {
+            Color::Black => "B",
+            Color::White => "W",
+        }
+    }
+
+    pub fn name(self) -> &'static str {
+        match self {
+            Color::Black => "Black",
+            Color::White => "White",
+        }
+    }
+
+    fn index(self) -> usize {
+        self as usize
+    }
+}
+
+/// What occupies a point.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+#[repr(u8)]
+pub enum Cell {
+    Empty = 0,
+    Black = 1,
+    White = 2,
+    Border = 3,
+}
+
+impl Cell {
+    fn of(color: Color) -> Cell {
+        match color {
+            Color::Black => Cell::Black,
+            Color::White => Cell::White,
+        }
+    }
+
+    pub fn color(self) -> Option<Color> {
+        match self {
+            Cell::Black => Some(Color::Black),
+            Cell::White => Some(Color::White),
+            _ => None,
+        }
+    }
+}
+
+/// Largest board side SGF can address (a-z, A-Z).
+pub const MAX_SIZE: usize = 52;
+const MAX_STRIDE: usize = MAX_SIZE + 2;
+const MAX_POINTS: usize = MAX_STRIDE * MAX_STRIDE;
+
+/// Zobrist keys: one per (point, colour), plus one for "White to move".
+/// Fixed seed, so hashes are the same on every machine and every run.
+struct Keys {
+    stones: Vec<[u64; 2]>,
+    white_to_move: u64,
+}
+
+fn keys() -> &'static Keys {
+    static KEYS: OnceLock<Keys> = OnceLock::new();
+    KEYS.get_or_init(|| {
+        let mut state = 0x6b69_6675_5f7a_6f62u64; // "kifu_zob"
+        let mut next = || {
+            // splitmix64
+            state = state.wrapping_add(0x9e37_79b9_7f4a_7c15);
+            let mut z = state;
+            z = (z ^ (z >> 30)).wrapping_mul(0xbf58_476d_1ce4_e5b9);
+            z = (z ^ (z >> 27)).wrapping_mul(0x94d0_49bb_1331_11eb);
+            z ^ (z >> 31)
+        };
+        let stones = (0..MAX_POINTS).map(|_| [next(), next()]).collect();
+        Keys { stones, white_to_move: next() }
+    })
+}
+
+/// A point index into the padded board (see [`Board::point`]).
+pub type Pt = u16;
+
+/// The result of placing a stone.
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub struct Placed {
+    /// Opponent stones removed.
+    pub captured: Vec<Pt>,
+    /// Own stones removed because the move left its chain without liberty.
+    pub suicided: usize,
+}
+
+/// A board position with its chains.
+#[derive(Clone)]
+pub struct Board {
+    width: usize,
+    height: usize,
+    stride: usize,
+    cells: Vec<Cell>,
+    /// For a stone: the chain's head point. Chain data lives at the head.
+    head: Vec<Pt>,
+    /// For a stone: the next stone of its chain (circular).
+    next: Vec<Pt>,
+    /// At a head: pseudo-liberties of the chain.
+    libs: Vec<u16>,
+    /// At a head: stones in the chain.
+    stones: Vec<u16>,
+    hash: u64,
+    /// Stones each colour has captured (prisoners held by Black, White).
+    prisoners: [u32; 2],
+}
+
+impl Board {
+    /// An empty board; `None` when a side is outside 1..=52.
+    pub fn new(width: usize, height: usize) -> Option<Board> {
+        if !(1..=MAX_SIZE).contains(&width) || !(1..=MAX_SIZE).contains(&height) {
+            return None;
+        }
+        let stride = width + 2;
+        let n = stride * (height + 2);
+        let mut cells = vec![Cell::Border; n];
+        for y in 0..height {
+            for x in 0..width {
+                cells[(y + 1) * stride + x + 1] = Cell::Empty;
+            }
+        }
+        Some(Board {
+            width,
+            height,
+            stride,
+            cells,
+            head: vec![0; n],
+            next: vec![0; n],
+            libs: vec![0; n],
+            stones: vec![0; n],
+            hash: 0,
+            prisoners: [0; 2],
+        })
+    }
+
+    pub fn width(&self) -> usize {
+        self.width
+    }
+
+    pub fn height(&self) -> usize {
+        self.height
+    }
+
+    /// The index of column `x`, row `y` (0-based, from the top left, as SGF
+    /// counts), or `None` off the board.
+    pub fn point(&self, x: usize, y: usize) -> Option<Pt> {
+        (x < self.width && y < self.height).then(|| ((y + 1) * self.stride + x + 1) as Pt)
+    }
+
+    /// Column and row of a point index.
+    pub fn xy(&self, p: Pt) -> (usize, usize) {
+        let p = p as usize;
+        (p % self.stride - 1, p / self.stride - 1)
+    }
+
+    pub fn cell(&self, p: Pt) -> Cell {
+        self.cells[p as usize]
+    }
+
+    /// All on-board points, row by row.
+    pub fn points(&self) -> impl Iterator<Item = Pt> + '_ {
+        (0..self.height).flat_map(move |y| (0..self.width).map(move |x| ((y + 1) * self.stride + x + 1) as Pt))
+    }
+
+    /// The four orthogonal neighbours (some may be border cells).
+    pub fn neighbors(&self, p: Pt) -> [Pt; 4] {
+        let s = self.stride as Pt;
+        [p - s, p - 1, p + 1, p + s]
+    }
+
+    /// Zobrist hash of the stones alone (positional).
+    pub fn hash(&self) -> u64 {
+        self.hash
+    }
+
+    /// Hash of the stones and the player to move (situational).
+    pub fn situational_hash(&self, to_move: Color) -> u64 {
+        match to_move {
+            Color::Black => self.hash,
+            Color::White => self.hash ^ keys().white_to_move,
+        }
+    }
+
+    /// Stones captured so far by `color`.
+    pub fn prisoners(&self, color: Color) -> u32 {
+        self.prisoners[color.index()]
+    }
+
+    /// Number of stones in the chain at `p` (0 for an empty point).
+    pub fn chain_len(&self, p: Pt) -> usize {
+        if self.cells[p as usize].color().is_none() { 0 } else { self.stones[self.head[p as usize] as usize] as usize }
+    }
+
+    /// The stones of the chain at `p`.
+    pub fn chain(&self, p: Pt) -> Vec<Pt> {
+        if self.cells[p as usize].color().is_none() {
+            return Vec::new();
+        }
+        let mut out = vec![p];
+        let mut q = self.next[p as usize];
+        while q != p {
+            out.push(q);
+            q = self.next[q as usize];
+        }
+        out
+    }
+
+    /// The distinct liberties of the chain at `p` (computed, O(chain)).
+    pub fn liberties(&self, p: Pt) -> Vec<Pt> {
+        let mut libs: Vec<Pt> = Vec::new();
+        for s in self.chain(p) {
+            for n in self.neighbors(s) {
+                if self.cells[n as usize] == Cell::Empty && !libs.contains(&n) {
+                    libs.push(n);
+                }
+            }
+        }
+        libs
+    }
+
+    /// Places a stone of `color` on the empty point `p`, captures what it
+    /// kills, and removes its own chain if that is left with no liberty
+    /// (the caller decides whether that suicide was allowed).
+    pub fn play(&mut self, color: Color, p: Pt) -> Placed {
+        debug_assert_eq!(self.cells[p as usize], Cell::Empty);
+        self.put(color, p);
+        let enemy = Cell::of(color.opponent());
+        let mut placed = Placed::default();
+        for n in self.neighbors(p) {
+            if self.cells[n as usize] == enemy && self.libs[self.head[n as usize] as usize] == 0 {
+                let before = placed.captured.len();
+                self.remove_chain(n, &mut placed.captured);
+                self.prisoners[color.index()] += (placed.captured.len() - before) as u32;
+            }
+        }
+        if self.libs[self.head[p as usize] as usize] == 0 {
+            let mut own = Vec::new();
+            self.remove_chain(p, &mut own);
+            self.prisoners[color.opponent().index()] += own.len() as u32;
+            placed.suicided = own.len();
+        }
+        placed
+    }
+
+    /// Adds a stone and merges it with friendly neighbours; enemy chains
+    /// lose the liberty but are not captured here.
+    fn put(&mut self, color: Color, p: Pt) {
+        let pi = p as usize;
+        self.cells[pi] = Cell::of(color);
+        self.hash ^= keys().stones[pi][color.index()];
+        self.head[pi] = p;
+        self.next[pi] = p;
+        self.stones[pi] = 1;
+        self.libs[pi] = 0;
+        let own = Cell::of(color);
+        for n in self.neighbors(p) {
+            match self.cells[n as usize] {
+                // Empty neighbours are counted below, once the chain is merged.
+                Cell::Empty | Cell::Border => {}
+                c => {
+                    let h = self.head[n as usize] as usize;
+                    self.libs[h] -= 1;
+                    if c == own {
+                        self.merge(self.head[p as usize], h as Pt);
+                    }
+                }
+            }
+        }
+        let empties = self.neighbors(p).iter().filter(|&&n| self.cells[n as usize] == Cell::Empty).count() as u16;
+        let h = self.head[pi] as usize;
+        self.libs[h] += empties;
+    }
+
+    /// Joins two chains (given by their heads), relabelling the smaller.
+    fn merge(&mut self, a: Pt, b: Pt) {
+        if a == b {
+            return;
+        }
+        let (big, small) = if self.stones[a as usize] >= self.stones[b as usize] { (a, b) } else { (b, a) };
+        let mut q = small;
+        loop {
+            self.head[q as usize] = big;
+            q = self.next[q as usize];
+            if q == small {
+                break;
+            }
+        }
+        self.next.swap(big as usize, small as usize);
+        self.stones[big as usize] += self.stones[small as usize];
+        self.libs[big as usize] += self.libs[small as usize];
+    }
+
+    /// Removes the chain at `p`, appending its points to `out`, and gives
+    /// back the liberties its stones took from the chains around it.
+    fn remove_chain(&mut self, p: Pt, out: &mut Vec<Pt>) {
+        let start = out.len();
+        let color = self.cells[p as usize].color().expect("a stone");
+        let mut q = p;
+        loop {
+            self.cells[q as usize] = Cell::Empty;
+            self.hash ^= keys().stones[q as usize][color.index()];
+            out.push(q);
+            q = self.next[q as usize];
+            if q == p {
+                break;
+            }
+        }
+        for i in start..out.len() {
+            for n in self.neighbors(out[i]) {
+                if self.cells[n as usize].color().is_some() {
+                    let h = self.head[n as usize] as usize;
+                    self.libs[h] += 1;
+                }
+            }
+        }
+    }
+
+    /// Sets a point as SGF setup does (AB, AW, AE): no captures. Call
+    /// [`Board::rebuild_chains`] after a batch of setups.
+    pub fn set(&mut self, p: Pt, cell: Cell) {
+        let pi = p as usize;
+        if let Some(old) = self.cells[pi].color() {
+            self.hash ^= keys().stones[pi][old.index()];
+        }
+        if let Some(new) = cell.color() {
+            self.hash ^= keys().stones[pi][new.index()];
+        }
+        self.cells[pi] = cell;
+    }
+
+    /// Recomputes every chain from the stones (after setup). O(board).
+    pub fn rebuild_chains(&mut self) {
+        let cells = self.cells.clone();
+        let hash = self.hash;
+        for c in self.cells.iter_mut() {
+            if *c != Cell::Border {
+                *c = Cell::Empty;
+            }
+        }
+        let points: Vec<Pt> = self.points().collect();
+        for p in points {
+            if let Some(color) = cells[p as usize].color() {
+                self.put(color, p);
+            }
+        }
+        self.hash = hash;
+    }
+
+    /// Chains with no liberty (possible only after setup), one point each.
+    pub fn dead_chains(&self) -> Vec<Pt> {
+        self.points().filter(|&p| self.cells[p as usize].color().is_some() && self.head[p as usize] == p && self.libs[p as usize] == 0).collect()
+    }
+
+    /// Pseudo-liberty count of the chain at `p` (zero iff no liberty).
+    pub fn has_liberty(&self, p: Pt) -> bool {
+        self.libs[self.head[p as usize] as usize] > 0
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn board_from(rows: &[&str]) -> Board {
+        let mut b = Board::new(rows[0].len(), rows.len()).unwrap();
+        for (y, row) in rows.iter().enumerate() {
+            for (x, c) in row.chars().enumerate() {
+                let cell = match c {
+                    'X' => Cell::Black,
+                    'O' => Cell::White,
+                    _ => continue,
+                };
+                let p = b.point(x, y).unwrap();
+                b.set(p, cell);
+            }
+        }
+        b.rebuild_chains();
+        b
+    }
+
+    #[test]
+    fn capture_in_the_corner() {
+        let mut b = board_from(&["O..", "X..", "..."]);
+        let p = b.point(1, 0).unwrap();
+        let placed = b.play(Color::Black, p);
+        assert_eq!(placed.captured, vec![b.point(0, 0).unwrap()]);
+        assert_eq!(b.prisoners(Color::Black), 1);
+        assert_eq!(b.cell(b.point(0, 0).unwrap()), Cell::Empty);
+    }
+
+    #[test]
+    fn suicide_removes_own_chain() {
+        let mut b = board_from(&[".X.", "X..", "..."]);
+        let placed = b.play(Color::White, b.point(0, 0).unwrap());
+        assert_eq!(placed.suicided, 1);
+        assert_eq!(b.cell(b.point(0, 0).unwrap()), Cell::Empty);
+    }
+
+    #[test]
+    fn merging_keeps_liberties_right() {
+        let mut b = Board::new(5, 5).unwrap();
+        for x in 0..5 {
+            b.play(Color::Black, b.point(x, 1).unwrap());
+        }
+        assert_eq!(b.chain_len(b.point(0, 1).unwrap()), 5);
+        assert_eq!(b.liberties(b.point(2, 1).unwrap()).len(), 10);
+        for x in 0..5 {
+            b.play(Color::White, b.point(x, 0).unwrap());
+        }
+        // The fifth white stone leaves the white row without liberty: suicide.
+        assert_eq!(b.cell(b.point(4, 0).unwrap()), Cell::Empty);
+        assert_eq!(b.cell(b.point(0, 0).unwrap()), Cell::Empty);
+        assert_eq!(b.prisoners(Color::Black), 5);
+    }
+
+    #[test]
+    fn hash_returns_after_capture_and_retake() {
+        let mut b = board_from(&[".XO.", "XO.O", ".XO.", "...."]);
+        let start = b.hash();
+        let ko = b.point(2, 1).unwrap();
+        b.play(Color::Black, ko);
+        assert_ne!(b.hash(), start);
+        b.play(Color::White, b.point(1, 1).unwrap());
+        assert_eq!(b.hash(), start);
+    }
+
+    #[test]
+    fn sizes() {
+        assert!(Board::new(0, 19).is_none());
+        assert!(Board::new(53, 19).is_none());
+        let b = Board::new(52, 1).unwrap();
+        assert_eq!(b.points().count(), 52);
+    }
+}

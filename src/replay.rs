@@ -1,0 +1,546 @@
+//! Replays every move of every variation of a game under the rules in
+//! force, and reports what is illegal or suspicious.
+//!
+//! The tree is walked depth first with an explicit stack. At a branch point
+//! the position is saved once, and each later branch restarts from that copy,
+//! so a shared prefix is never replayed twice and deep trees cost no stack.
+//! An illegal move is still played where it can be (a move onto a stone
+//! cannot), so one error does not bury the game in follow-on errors.
+//!
+//! This module knows the board, the rules and the SGF model; it knows
+//! nothing of scoring or output formats.
+
+use std::collections::HashMap;
+use std::hash::{BuildHasherDefault, Hasher};
+
+use crate::board::{Board, Cell, Color, Pt};
+use crate::diag::{Code, Diagnostic, Severity};
+use crate::rules::{KoRule, Rules, Suicide};
+use crate::sgf::props::{self, BoardSize, Move, Point};
+use crate::sgf::{Children, GameTree, Node};
+
+/// Rule choices from the command line; `None` means "from the game".
+#[derive(Debug, Clone, Copy, Default)]
+pub struct RuleOverrides {
+    pub rules: Option<Rules>,
+    pub ko: Option<KoRule>,
+    pub suicide: Option<Suicide>,
+}
+
+impl RuleOverrides {
+    /// The rules in force for a game, and a note when RU[] did not decide.
+    pub fn resolve(&self, ru: Option<&str>) -> (Rules, Option<String>) {
+        let (mut rules, note) = match (self.rules, ru) {
+            (Some(r), _) => (r, None),
+            (None, Some(ru)) => match Rules::from_ru(ru) {
+                Some(r) => (r, None),
+                None => (Rules::preset("japanese").expect("preset"), Some(format!("RU[{ru}] is not a ruleset kifu knows; replayed under Japanese rules"))),
+            },
+            (None, None) => (Rules::preset("japanese").expect("preset"), Some("no RU[]: replayed under Japanese rules".to_string())),
+        };
+        if let Some(ko) = self.ko {
+            rules.ko = ko;
+        }
+        if let Some(suicide) = self.suicide {
+            rules.suicide = suicide;
+        }
+        (rules, note)
+    }
+}
+
+/// What replaying one game found.
+#[derive(Debug)]
+pub struct Replay {
+    pub rules: Rules,
+    /// Diagnostics with offsets (not yet located) and move context.
+    pub diagnostics: Vec<Diagnostic>,
+    /// Move properties replayed, over all variations.
+    pub moves: usize,
+}
+
+/// Replays a game. The caller has checked it is a game of Go.
+pub fn replay(game: &GameTree, overrides: &RuleOverrides) -> Replay {
+    let root = game.root();
+    let (rules, note) = overrides.resolve(root.get_value("RU"));
+    let mut diagnostics = Vec::new();
+    if let Some(note) = note {
+        let at = root.get("RU").map_or(root.offset(), |p| p.offset());
+        diagnostics.push(Diagnostic::new(Code::UnknownRules, at, note));
+    }
+    let Some(board) = props::board_size(root).ok().and_then(|s| Board::new(s.width as usize, s.height as usize)) else {
+        // A bad SZ is reported by the property checks; nothing can be replayed.
+        return Replay { rules, diagnostics, moves: 0 };
+    };
+    let size = BoardSize { width: board.width() as u8, height: board.height() as u8 };
+    check_handicap(game, &mut diagnostics);
+    let mut r = Replayer {
+        rules,
+        size,
+        state: State { board, ko: None, last_mover: None, passes: 0, move_number: 0, repetition_reported: false },
+        seen: HashMap::default(),
+        history: Vec::new(),
+        path: Vec::new(),
+        diagnostics,
+        moves: 0,
+    };
+    r.walk(game);
+    Replay { rules, diagnostics: r.diagnostics, moves: r.moves }
+}
+
+/// Warns when HA[] disagrees with the handicap stones set up: in the root,
+/// or (as Fox writes them) in the node after it.
+fn check_handicap(game: &GameTree, diagnostics: &mut Vec<Diagnostic>) {
+    let root = game.root();
+    let Some(ha) = root.get("HA") else { return };
+    let Ok(Some(handicap)) = props::handicap(root) else { return };
+    let stones_in = |n: Node<'_>| n.get("AB").map(|p| props::parse_point_list(p.values().map(|v| v.text())).map_or(0, |v| v.len()));
+    let stones = stones_in(root).or_else(|| root.children().next().filter(|n| !n.has("B") && !n.has("W")).and_then(stones_in)).unwrap_or(0);
+    let expected = if handicap >= 2 { handicap as usize } else { 0 };
+    if stones != expected && !(handicap <= 1 && stones == 0) {
+        let message = format!("HA[{handicap}] but {stones} handicap stone{} set up with AB", if stones == 1 { " is" } else { "s are" });
+        diagnostics.push(Diagnostic::new(Code::HandicapMismatch, ha.offset(), message));
+    }
+}
+
+/// The position and what the rules need to know about the line so far.
+#[derive(Clone)]
+struct State {
+    board: Board,
+    /// The point the given colour may not play at once (simple ko).
+    ko: Option<(Pt, Color)>,
+    last_mover: Option<Color>,
+    /// Consecutive passes just before now.
+    passes: u32,
+    move_number: u32,
+    repetition_reported: bool,
+}
+
+/// A branch point: where each later child restarts from.
+struct Branch<'a> {
+    state: State,
+    history_len: usize,
+    path_len: usize,
+    children: Children<'a>,
+    next_index: u32,
+}
+
+struct Replayer {
+    rules: Rules,
+    size: BoardSize,
+    state: State,
+    /// Positions reached on the current line: key → move that first reached it.
+    seen: HashMap<u64, u32, BuildHasherDefault<KeyHasher>>,
+    /// Keys added to `seen`, in order, so a branch can take them back.
+    history: Vec<u64>,
+    /// Child index taken at each branch point on the current line.
+    path: Vec<u32>,
+    diagnostics: Vec<Diagnostic>,
+    moves: usize,
+}
+
+impl Replayer {
+    fn walk<'a>(&mut self, game: &'a GameTree) {
+        let mut branches: Vec<Branch<'a>> = Vec::new();
+        let mut current = Some(game.root());
+        loop {
+            if let Some(node) = current {
+                self.visit(node);
+                let mut children = node.children();
+                current = match (children.next(), children.next()) {
+                    (None, _) => None,
+                    (Some(only), None) => Some(only),
+                    (Some(first), Some(_)) => {
+                        let mut rest = node.children();
+                        rest.next();
+                        branches.push(Branch { state: self.state.clone(), history_len: self.history.len(), path_len: self.path.len(), children: rest, next_index: 1 });
+                        self.path.push(0);
+                        Some(first)
+                    }
+                };
+                continue;
+            }
+            let Some(branch) = branches.last_mut() else { break };
+            match branch.children.next() {
+                Some(child) => {
+                    self.state.clone_from(&branch.state);
+                    for key in self.history.drain(branch.history_len..) {
+                        self.seen.remove(&key);
+                    }
+                    self.path.truncate(branch.path_len);
+                    self.path.push(branch.next_index);
+                    branch.next_index += 1;
+                    current = Some(child);
+                }
+                None => {
+                    branches.pop();
+                }
+            }
+        }
+    }
+
+    fn visit(&mut self, node: Node<'_>) {
+        self.setup(node);
+        if node.has("PL") {
+            self.state.last_mover = None;
+        }
+        let forced = node.has("KO");
+        for prop in node.properties() {
+            let color = match prop.id() {
+                "B" => Color::Black,
+                "W" => Color::White,
+                _ => continue,
+            };
+            let Some(value) = prop.values().next() else { continue };
+            self.state.move_number += 1;
+            self.moves += 1;
+            let start = self.diagnostics.len();
+            // An unreadable move is reported by the property checks.
+            if let Ok(mv) = props::parse_move(value.text(), self.size) {
+                self.play(color, mv, value.text(), prop.offset());
+            }
+            if forced {
+                for d in &mut self.diagnostics[start..] {
+                    if d.severity > Severity::Info {
+                        d.severity = Severity::Info;
+                        d.message.push_str(" (KO[] in the node: executed as the record says)");
+                    }
+                }
+            }
+        }
+    }
+
+    /// Applies AB, AW and AE.
+    fn setup(&mut self, node: Node<'_>) {
+        let mut changed = false;
+        let mut at = 0;
+        for prop in node.properties() {
+            let cell = match prop.id() {
+                "AB" => Cell::Black,
+                "AW" => Cell::White,
+                "AE" => Cell::Empty,
+                _ => continue,
+            };
+            at = prop.offset();
+            // Unreadable points are reported by the property checks.
+            let Ok(points) = props::parse_point_list(prop.values().map(|v| v.text())) else { continue };
+            for p in points {
+                if let Some(pt) = self.state.board.point(p.x as usize, p.y as usize) {
+                    self.state.board.set(pt, cell);
+                    changed = true;
+                }
+            }
+        }
+        if !changed {
+            return;
+        }
+        let board = &mut self.state.board;
+        board.rebuild_chains();
+        self.state.ko = None;
+        self.state.last_mover = None;
+        let dead = board.dead_chains();
+        if let Some(&p) = dead.first() {
+            let (x, y) = board.xy(p);
+            let point = Point { x: x as u8, y: y as u8 };
+            let message = format!("setup leaves {} chain{} without liberty (at {})", dead.len(), if dead.len() == 1 { "" } else { "s" }, self.describe(point));
+            self.diagnostics.push(Diagnostic::new(Code::SetupWithoutLiberty, at, message));
+        }
+        let key = self.key(Color::Black);
+        self.remember(key);
+    }
+
+    /// Plays one move, reporting what the rules say of it.
+    fn play(&mut self, color: Color, mv: Move, text: &str, offset: u32) {
+        let n = self.state.move_number;
+        if self.state.last_mover == Some(color) {
+            let msg = format!("{} moves twice in a row (move {n})", color.name());
+            self.report(Code::DoubleMove, offset, msg, color, text, None);
+        }
+        self.state.last_mover = Some(color);
+        if self.state.passes >= 2 {
+            let msg = format!("{} plays after the game ended with two passes (move {n})", color.name());
+            let resumption_allowed = self.rules.resumption_allowed;
+            let d = self.report(Code::MoveAfterEnd, offset, msg, color, text, None);
+            if resumption_allowed {
+                d.severity = Severity::Info;
+                d.message.push_str(": play resumed, as Japanese Art. 9 allows");
+            }
+        }
+        let point = match mv {
+            Move::Pass => {
+                self.state.passes += 1;
+                self.state.ko = None;
+                let key = self.key(color.opponent());
+                self.remember(key);
+                return;
+            }
+            Move::Play(point) => point,
+        };
+        self.state.passes = 0;
+        let Some(pt) = self.state.board.point(point.x as usize, point.y as usize) else {
+            let msg = format!("{} plays at {text}, outside the {}x{} board (move {n})", color.name(), self.size.width, self.size.height);
+            self.report(Code::OffBoard, offset, msg, color, text, None);
+            return;
+        };
+        let at = self.describe(point);
+        if self.state.board.cell(pt) != Cell::Empty {
+            let msg = format!("{} plays at {at}, which already holds a stone (move {n})", color.name());
+            let picture = self.picture(pt);
+            self.report(Code::OccupiedPoint, offset, msg, color, text, Some(picture));
+            return;
+        }
+        if self.state.ko == Some((pt, color)) {
+            let msg = format!("{} retakes the ko at {at} at once (move {n})", color.name());
+            let picture = self.picture(pt);
+            self.report(Code::Ko, offset, msg, color, text, Some(picture));
+        }
+        let placed = self.state.board.play(color, pt);
+        if placed.suicided > 0 {
+            let stones = placed.suicided;
+            let msg = format!("{} plays at {at}, leaving its own {stones} stone{} without liberty (move {n})", color.name(), if stones == 1 { "" } else { "s" });
+            let picture = self.picture(pt);
+            let allowed = self.rules.suicide_allowed(stones).then(|| format!(": allowed under {} rules", self.rules.name));
+            let d = self.report(Code::Suicide, offset, msg, color, text, Some(picture));
+            match allowed {
+                Some(note) => {
+                    d.severity = Severity::Info;
+                    d.message.push_str(&note);
+                }
+                // The forbidden suicide is the error; the position it leaves is no news.
+                None => {
+                    self.state.ko = None;
+                    return;
+                }
+            }
+        }
+        self.state.ko = match placed.captured.as_slice() {
+            [single] if self.state.board.chain_len(pt) == 1 && self.state.board.liberties(pt).len() == 1 => Some((*single, color.opponent())),
+            _ => None,
+        };
+        self.check_repetition(color, pt, offset, text);
+    }
+
+    /// Superko (where the rules forbid recurrence) or repeated-position.
+    fn check_repetition(&mut self, color: Color, pt: Pt, offset: u32, text: &str) {
+        let key = self.key(color.opponent());
+        let n = self.state.move_number;
+        let Some(&first) = self.seen.get(&key) else {
+            self.remember(key);
+            return;
+        };
+        let already_ko = self.diagnostics.last().is_some_and(|d| d.code == Code::Ko && d.move_number == Some(n));
+        let cycle = n - first;
+        let reached = if first == 0 { "the start of the game".to_string() } else { format!("move {first}") };
+        match self.rules.ko {
+            KoRule::Simple if !self.state.repetition_reported && !already_ko => {
+                self.state.repetition_reported = true;
+                let msg = format!("move {n} repeats the whole-board position first reached at {reached} (a cycle of {cycle} moves); under {} rules the game may end with no result", self.rules.name);
+                self.report(Code::RepeatedPosition, offset, msg, color, text, None);
+            }
+            KoRule::Positional | KoRule::Situational if !already_ko => {
+                let kind = if self.rules.ko == KoRule::Positional { "positional" } else { "situational" };
+                let (x, y) = self.state.board.xy(pt);
+                let at = self.describe(Point { x: x as u8, y: y as u8 });
+                let msg = format!("{} at {at} recreates the position of {reached} ({kind} superko, a cycle of {cycle} moves; move {n})", color.name());
+                let picture = self.picture(pt);
+                self.report(Code::Superko, offset, msg, color, text, Some(picture));
+            }
+            _ => {}
+        }
+    }
+
+    /// The position key the ko rule compares.
+    fn key(&self, to_move: Color) -> u64 {
+        match self.rules.ko {
+            KoRule::Positional => self.state.board.hash(),
+            KoRule::Simple | KoRule::Situational => self.state.board.situational_hash(to_move),
+        }
+    }
+
+    fn remember(&mut self, key: u64) {
+        if let std::collections::hash_map::Entry::Vacant(e) = self.seen.entry(key) {
+            e.insert(self.state.move_number);
+            self.history.push(key);
+        }
+    }
+
+    fn report(&mut self, code: Code, offset: u32, message: String, color: Color, point: &str, picture: Option<String>) -> &mut Diagnostic {
+        let mut d = Diagnostic::new(code, offset, message);
+        d.move_number = Some(self.state.move_number);
+        d.color = Some(color.letter());
+        d.point = Some(point.to_string());
+        let mut path = self.path.clone();
+        while path.last() == Some(&0) {
+            path.pop();
+        }
+        d.variation = Some(path);
+        d.picture = picture;
+        self.diagnostics.push(d);
+        self.diagnostics.last_mut().expect("just pushed")
+    }
+
+    /// `Q16 (pd)`: the board coordinate and the SGF letters.
+    fn describe(&self, point: Point) -> String {
+        format!("{} ({})", point.to_coordinate(self.size.height), point.to_sgf())
+    }
+
+    /// The board around `pt`, up to 4 points each way, the point in ( ).
+    fn picture(&self, pt: Pt) -> String {
+        let board = &self.state.board;
+        let (px, py) = board.xy(pt);
+        let (x0, x1) = (px.saturating_sub(4), (px + 4).min(board.width() - 1));
+        let (y0, y1) = (py.saturating_sub(4), (py + 4).min(board.height() - 1));
+        let mut out = String::from("    ");
+        for x in x0..=x1 {
+            let label = Point { x: x as u8, y: 0 }.to_coordinate(1);
+            out.push(' ');
+            out.push_str(label.trim_end_matches(char::is_numeric));
+        }
+        out.push('\n');
+        for y in y0..=y1 {
+            out.push_str(&format!("{:>3} ", board.height() - y));
+            for x in x0..=x1 {
+                let here = (x, y) == (px, py);
+                let after = x > 0 && (x - 1, y) == (px, py) && x - 1 >= x0;
+                out.push(if here { '(' } else if after { ')' } else { ' ' });
+                let p = board.point(x, y).expect("on board");
+                out.push(match board.cell(p) {
+                    Cell::Black => 'X',
+                    Cell::White => 'O',
+                    _ if here => '+',
+                    _ => '.',
+                });
+            }
+            if x1 == px && py == y {
+                out.push(')');
+            }
+            out.push('\n');
+        }
+        out
+    }
+}
+
+/// Zobrist keys are already uniformly random: hashing them again is waste.
+#[derive(Default)]
+struct KeyHasher(u64);
+
+impl Hasher for KeyHasher {
+    fn finish(&self) -> u64 {
+        self.0
+    }
+    fn write(&mut self, bytes: &[u8]) {
+        for &b in bytes {
+            self.0 = (self.0 << 8) | b as u64;
+        }
+    }
+    fn write_u64(&mut self, n: u64) {
+        self.0 = n;
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// (code, move, point, variation) of every move diagnostic.
+    fn moves(sgf: &str) -> Vec<(&'static str, u32, String, Vec<u32>)> {
+        let parsed = crate::sgf::parse_str(sgf);
+        let r = replay(&parsed.collection.games[0], &RuleOverrides::default());
+        r.diagnostics
+            .iter()
+            .filter(|d| d.move_number.is_some())
+            .map(|d| (d.code.name(), d.move_number.unwrap(), d.point.clone().unwrap(), d.variation.clone().unwrap()))
+            .collect()
+    }
+
+    const KO: &str = "RU[Japanese]SZ[5]AB[ba][ab][bc]AW[ca][bb][db][cc]";
+
+    #[test]
+    fn ko_retake() {
+        assert_eq!(moves(&format!("(;{KO};B[cb];W[bb])")), [("ko", 2, "bb".into(), vec![])]);
+        // After a move elsewhere the retake is legal.
+        assert_eq!(moves(&format!("(;{KO};B[cb];W[ee];B[ae];W[bb])")), []);
+    }
+
+    #[test]
+    fn ko_under_superko_rules_is_still_ko() {
+        let sgf = format!("(;{};B[cb];W[bb])", KO.replace("Japanese", "Chinese"));
+        assert_eq!(moves(&sgf), [("ko", 2, "bb".into(), vec![])]);
+    }
+
+    #[test]
+    fn occupied_off_board_double_move() {
+        let got = moves("(;RU[Japanese]SZ[9];B[ee];W[ee];B[zz];B[aa])");
+        assert_eq!(got, [("occupied-point", 2, "ee".into(), vec![]), ("off-board", 3, "zz".into(), vec![]), ("double-move", 4, "aa".into(), vec![])]);
+    }
+
+    #[test]
+    fn suicide_depends_on_rules() {
+        let body = "SZ[3]AB[ba][ab];W[aa]";
+        assert_eq!(moves(&format!("(;RU[Japanese]{body})")), [("suicide", 1, "aa".into(), vec![])]);
+        let parsed = crate::sgf::parse_str(&format!("(;RU[Tromp-Taylor]{body})"));
+        let r = replay(&parsed.collection.games[0], &RuleOverrides::default());
+        assert_eq!(r.diagnostics[0].severity, Severity::Info);
+    }
+
+    #[test]
+    fn handicap_then_white_first_is_normal() {
+        assert_eq!(moves("(;RU[Japanese]SZ[19]HA[2]AB[dd][pp];W[pd];B[dp])"), []);
+    }
+
+    #[test]
+    fn pl_allows_the_same_colour_again() {
+        assert_eq!(moves("(;RU[Japanese]SZ[9];B[ee];PL[B];B[cc])"), []);
+    }
+
+    #[test]
+    fn move_after_end_is_info_under_japanese() {
+        let parsed = crate::sgf::parse_str("(;RU[AGA]SZ[9];B[ee];W[];B[];W[cc])");
+        let r = replay(&parsed.collection.games[0], &RuleOverrides::default());
+        assert_eq!(r.diagnostics.iter().map(|d| (d.code.name(), d.severity)).collect::<Vec<_>>(), [("move-after-end", Severity::Warning)]);
+        let parsed = crate::sgf::parse_str("(;RU[Japanese]SZ[9];B[ee];W[];B[];W[cc])");
+        let r = replay(&parsed.collection.games[0], &RuleOverrides::default());
+        assert_eq!(r.diagnostics[0].severity, Severity::Info);
+    }
+
+    #[test]
+    fn variations_restart_from_their_branch_point() {
+        // Each branch plays at ee after B[aa]: legal in both; an occupied
+        // point only in the branch that already has a stone there.
+        let got = moves("(;RU[Japanese]SZ[9];B[aa](;W[ee];B[ee])(;W[cc];B[ee])(;W[ee];B[gg];W[aa]))");
+        assert_eq!(got, [("occupied-point", 3, "ee".into(), vec![]), ("occupied-point", 4, "aa".into(), vec![2])]);
+    }
+
+    #[test]
+    fn unknown_rules_note() {
+        let parsed = crate::sgf::parse_str("(;SZ[9];B[ee])");
+        let r = replay(&parsed.collection.games[0], &RuleOverrides::default());
+        assert_eq!(r.diagnostics[0].code, Code::UnknownRules);
+        assert_eq!(r.rules.name, "japanese");
+    }
+
+    #[test]
+    fn handicap_mismatch() {
+        let parsed = crate::sgf::parse_str("(;RU[Japanese]SZ[19]HA[3]AB[dd][pp];W[pd])");
+        let r = replay(&parsed.collection.games[0], &RuleOverrides::default());
+        assert_eq!(r.diagnostics[0].code, Code::HandicapMismatch);
+        // Fox writes the stones in the second node.
+        let parsed = crate::sgf::parse_str("(;RU[Japanese]SZ[19]HA[2];AB[dd][pp];W[pd])");
+        let r = replay(&parsed.collection.games[0], &RuleOverrides::default());
+        assert!(r.diagnostics.is_empty(), "{:?}", r.diagnostics);
+    }
+
+    #[test]
+    fn ko_forced_by_ko_property_is_info() {
+        let parsed = crate::sgf::parse_str(&format!("(;{KO};B[cb];W[bb]KO[])"));
+        let r = replay(&parsed.collection.games[0], &RuleOverrides::default());
+        assert_eq!((r.diagnostics[0].code, r.diagnostics[0].severity), (Code::Ko, Severity::Info));
+    }
+
+    #[test]
+    fn picture_marks_the_point() {
+        let parsed = crate::sgf::parse_str(&format!("(;{KO};B[cb];W[bb])"));
+        let r = replay(&parsed.collection.games[0], &RuleOverrides::default());
+        let picture = r.diagnostics[0].picture.as_deref().unwrap();
+        assert!(picture.contains("X(+)X"), "{picture}");
+    }
+}

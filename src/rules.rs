@@ -1,0 +1,199 @@
+//! Rulesets as data: orthogonal settings (ko, suicide, scoring, handicap
+//! bonus...) and the named presets that bundle them, with the `RU[]`
+//! spellings found in real archives. The board and the replay ask the
+//! settings, never a preset's name. See ../shared/RULES.md for the sources.
+
+use serde::Serialize;
+
+/// Which earlier positions a move may not recreate.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "kebab-case")]
+pub enum KoRule {
+    /// Only the immediate retake of a single-stone ko is illegal.
+    Simple,
+    /// No earlier whole-board arrangement of stones may recur.
+    Positional,
+    /// No earlier arrangement with the same player to move may recur.
+    Situational,
+}
+
+/// Whether a move may leave its own chain without liberty.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "kebab-case")]
+pub enum Suicide {
+    Forbidden,
+    /// Several stones may commit suicide, a single stone may not (New Zealand).
+    MultiStoneOnly,
+    Allowed,
+}
+
+/// How the final score is counted.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "kebab-case")]
+pub enum Scoring {
+    /// Territory plus prisoners (Japanese, Korean).
+    Territory,
+    /// Stones plus surrounded empty points (Chinese, AGA, NZ, Tromp-Taylor, Ing).
+    Area,
+}
+
+/// Compensation White gets for Black's handicap stones under area scoring.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "kebab-case")]
+pub enum HandicapBonus {
+    None,
+    /// One point per handicap stone (Chinese).
+    PerStone,
+    /// One point per handicap stone after the first (AGA).
+    PerStoneLessOne,
+}
+
+/// A complete ruleset.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
+pub struct Rules {
+    /// The preset this was built from (for messages); overrides keep it.
+    pub name: &'static str,
+    pub ko: KoRule,
+    pub suicide: Suicide,
+    pub scoring: Scoring,
+    pub handicap_bonus: HandicapBonus,
+    /// A whole-board repetition is legal but may void the game (Japanese
+    /// Art. 12): report it as `repeated-position`.
+    pub repetition_voids: bool,
+    /// Play after two passes is a normal resumption (Japanese Art. 9), so
+    /// `move-after-end` is only info.
+    pub resumption_allowed: bool,
+    /// No dead-stone removal: the board is scored as it stands.
+    pub dead_stones_removed: bool,
+}
+
+const JAPANESE: Rules = Rules {
+    name: "japanese",
+    ko: KoRule::Simple,
+    suicide: Suicide::Forbidden,
+    scoring: Scoring::Territory,
+    handicap_bonus: HandicapBonus::None,
+    repetition_voids: true,
+    resumption_allowed: true,
+    dead_stones_removed: true,
+};
+
+const CHINESE: Rules = Rules {
+    name: "chinese",
+    ko: KoRule::Positional,
+    suicide: Suicide::Forbidden,
+    scoring: Scoring::Area,
+    handicap_bonus: HandicapBonus::PerStone,
+    repetition_voids: false,
+    resumption_allowed: false,
+    dead_stones_removed: true,
+};
+
+/// Every preset, by its canonical name.
+pub const PRESETS: &[Rules] = &[
+    JAPANESE,
+    Rules { name: "korean", ..JAPANESE },
+    CHINESE,
+    Rules { name: "aga", ko: KoRule::Situational, handicap_bonus: HandicapBonus::PerStoneLessOne, ..CHINESE },
+    Rules { name: "new-zealand", ko: KoRule::Situational, suicide: Suicide::MultiStoneOnly, handicap_bonus: HandicapBonus::None, ..CHINESE },
+    Rules { name: "tromp-taylor", suicide: Suicide::Allowed, handicap_bonus: HandicapBonus::None, dead_stones_removed: false, ..CHINESE },
+    Rules { name: "ing", ko: KoRule::Situational, suicide: Suicide::Allowed, ..CHINESE },
+];
+
+/// `RU[]` spellings (lower-cased, spaces, '-' and '_' removed) and presets.
+const ALIASES: &[(&str, &str)] = &[
+    ("japanese", "japanese"),
+    ("jp", "japanese"),
+    ("jpn", "japanese"),
+    ("japan", "japanese"),
+    ("nihonkiin", "japanese"),
+    ("korean", "korean"),
+    ("kr", "korean"),
+    ("kor", "korean"),
+    ("chinese", "chinese"),
+    ("cn", "chinese"),
+    ("chn", "chinese"),
+    ("china", "chinese"),
+    ("aga", "aga"),
+    ("american", "aga"),
+    ("bga", "aga"),
+    ("nz", "new-zealand"),
+    ("newzealand", "new-zealand"),
+    ("trompataylor", "tromp-taylor"),
+    ("tromptaylor", "tromp-taylor"),
+    ("tromp/taylor", "tromp-taylor"),
+    ("tt", "tromp-taylor"),
+    ("ing", "ing"),
+    ("goe", "ing"),
+    ("ingrules", "ing"),
+];
+
+impl Rules {
+    /// A preset by its canonical name or any alias.
+    pub fn preset(name: &str) -> Option<Rules> {
+        let key: String = name.chars().filter(|c| !matches!(c, ' ' | '-' | '_' | '.')).flat_map(char::to_lowercase).collect();
+        let canonical = ALIASES.iter().find(|(alias, _)| *alias == key).map(|(_, c)| *c)?;
+        PRESETS.iter().copied().find(|r| r.name == canonical)
+    }
+
+    /// Reads an `RU[]` value leniently: exact aliases first, then the first
+    /// alias that starts the value (`Japanese 1989`, `TT--`, `Chinese (with
+    /// superko)`).
+    pub fn from_ru(ru: &str) -> Option<Rules> {
+        if let Some(r) = Rules::preset(ru) {
+            return Some(r);
+        }
+        let key: String = ru.chars().filter(|c| !matches!(c, ' ' | '-' | '_' | '.')).flat_map(char::to_lowercase).collect();
+        ALIASES
+            .iter()
+            .filter(|(alias, _)| alias.len() >= 2 && key.starts_with(alias))
+            .max_by_key(|(alias, _)| alias.len())
+            .and_then(|(_, c)| PRESETS.iter().copied().find(|r| r.name == *c))
+    }
+
+    /// Whether a suicide of `stones` stones is legal.
+    pub fn suicide_allowed(&self, stones: usize) -> bool {
+        match self.suicide {
+            Suicide::Forbidden => false,
+            Suicide::MultiStoneOnly => stones > 1,
+            Suicide::Allowed => true,
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn server_spellings() {
+        for (ru, want) in [
+            ("Japanese", "japanese"),
+            ("JP", "japanese"),
+            ("chinese", "chinese"),
+            ("CN", "chinese"),
+            ("AGA", "aga"),
+            ("NZ", "new-zealand"),
+            ("New Zealand", "new-zealand"),
+            ("Tromp-Taylor", "tromp-taylor"),
+            ("TT--", "tromp-taylor"),
+            ("Tromp/Taylor", "tromp-taylor"),
+            ("Korean", "korean"),
+            ("GOE", "ing"),
+            ("Ing", "ing"),
+        ] {
+            assert_eq!(Rules::from_ru(ru).map(|r| r.name), Some(want), "{ru}");
+        }
+        assert_eq!(Rules::from_ru("Stone Scoring"), None);
+        assert_eq!(Rules::from_ru(""), None);
+    }
+
+    #[test]
+    fn preset_settings() {
+        let nz = Rules::preset("new-zealand").unwrap();
+        assert!(!nz.suicide_allowed(1) && nz.suicide_allowed(2));
+        assert_eq!(Rules::preset("aga").unwrap().ko, KoRule::Situational);
+        assert_eq!(Rules::preset("chinese").unwrap().ko, KoRule::Positional);
+        assert_eq!(Rules::preset("japanese").unwrap().ko, KoRule::Simple);
+    }
+}
