@@ -11,7 +11,9 @@ use std::process::ExitCode;
 use clap::{Args, Parser, Subcommand, ValueEnum};
 
 use crate::check::{CheckOptions, check_bytes};
-use crate::diag::{Code, Diagnostic, Severity};
+use crate::diag::{Code, Diagnostic, Policy, Severity};
+use crate::replay::RuleOverrides;
+use crate::rules::{KoRule, Rules, Suicide};
 use crate::json::{self, JsonOptions};
 use crate::report::{Format, Reporter};
 use crate::sgf::{self, ParseOptions, charset};
@@ -37,7 +39,7 @@ struct Cli {
 
 #[derive(Subcommand)]
 enum Command {
-    /// Report every problem in SGF files: syntax, charsets, property values.
+    /// Report every problem in SGF files: syntax, charsets, property values, illegal moves.
     Check(CheckArgs),
     /// Rescore finished games (not available yet: see the roadmap in README).
     Score(InputArgs),
@@ -68,17 +70,103 @@ enum CheckFormat {
     Text,
     Json,
     Jsonl,
+    Github,
+    Sarif,
+}
+
+#[derive(Clone, Copy, ValueEnum)]
+enum KoArg {
+    Simple,
+    Positional,
+    Situational,
+}
+
+#[derive(Clone, Copy, ValueEnum)]
+enum SuicideArg {
+    Allowed,
+    Forbidden,
+}
+
+/// Rule choices shared by `check` and `score`.
+#[derive(Args)]
+struct RuleArgs {
+    /// Ruleset for every game, whatever RU[] says: japanese, korean, chinese, aga, new-zealand, tromp-taylor, ing.
+    #[arg(long, value_name = "NAME")]
+    rules: Option<String>,
+    /// Override the ko rule of the ruleset.
+    #[arg(long, value_enum)]
+    ko: Option<KoArg>,
+    /// Override the suicide rule of the ruleset.
+    #[arg(long, value_enum)]
+    suicide: Option<SuicideArg>,
+}
+
+impl RuleArgs {
+    fn resolve(&self) -> Result<RuleOverrides, Status> {
+        let rules = match &self.rules {
+            None => None,
+            Some(name) => match Rules::preset(name) {
+                Some(r) => Some(r),
+                None => {
+                    eprintln!("kifu: unknown ruleset '{name}' for --rules (japanese, korean, chinese, aga, new-zealand, tromp-taylor, ing)");
+                    return Err(Status::Usage);
+                }
+            },
+        };
+        let ko = self.ko.map(|k| match k {
+            KoArg::Simple => KoRule::Simple,
+            KoArg::Positional => KoRule::Positional,
+            KoArg::Situational => KoRule::Situational,
+        });
+        let suicide = self.suicide.map(|s| match s {
+            SuicideArg::Allowed => Suicide::Allowed,
+            SuicideArg::Forbidden => Suicide::Forbidden,
+        });
+        Ok(RuleOverrides { rules, ko, suicide })
+    }
 }
 
 #[derive(Args)]
 struct CheckArgs {
     #[command(flatten)]
     input: InputArgs,
+    #[command(flatten)]
+    rules: RuleArgs,
     #[arg(long, value_enum, default_value = "text")]
     format: CheckFormat,
     /// Print only errors, and no summary.
     #[arg(long, short)]
     quiet: bool,
+    /// Make a code an error, or every warning with `--deny warnings` (repeatable).
+    #[arg(long, value_name = "CODE")]
+    deny: Vec<String>,
+    /// Do not report a code (repeatable).
+    #[arg(long, value_name = "CODE")]
+    allow: Vec<String>,
+}
+
+impl CheckArgs {
+    fn policy(&self) -> Result<Policy, Status> {
+        let mut policy = Policy::default();
+        for name in &self.deny {
+            if name == "warnings" {
+                policy.deny_warnings = true;
+            } else {
+                policy.deny.push(code_arg(name)?);
+            }
+        }
+        for name in &self.allow {
+            policy.allow.push(code_arg(name)?);
+        }
+        Ok(policy)
+    }
+}
+
+fn code_arg(name: &str) -> Result<Code, Status> {
+    Code::from_name(name).ok_or_else(|| {
+        eprintln!("kifu: unknown diagnostic code '{name}' (see docs/diagnostics.md)");
+        Status::Usage
+    })
 }
 
 #[derive(Clone, Copy, PartialEq, Eq, ValueEnum)]
@@ -255,19 +343,21 @@ fn read_input(input: &Input) -> Option<Vec<u8>> {
 }
 
 fn check(args: CheckArgs) -> io::Result<Status> {
-    let inputs = match args.input.resolve() {
-        Ok(i) => i,
-        Err(status) => return Ok(status),
+    let (inputs, rules, policy) = match (args.input.resolve(), args.rules.resolve(), args.policy()) {
+        (Ok(i), Ok(r), Ok(p)) => (i, r, p),
+        _ => return Ok(Status::Usage),
     };
     let format = match args.format {
         CheckFormat::Text => Format::Text,
         CheckFormat::Json => Format::Json,
         CheckFormat::Jsonl => Format::Jsonl,
+        CheckFormat::Github => Format::Github,
+        CheckFormat::Sarif => Format::Sarif,
     };
     let stdout = io::stdout();
     let mut reporter = Reporter::new(format, io::BufWriter::new(stdout.lock()));
     reporter.quiet = args.quiet;
-    let options = CheckOptions { parse: inputs.parse };
+    let options = CheckOptions { parse: inputs.parse, rules };
     let mut io_error = inputs.io_error;
     for input in &inputs.inputs {
         let Some(bytes) = read_input(input) else {
@@ -276,7 +366,8 @@ fn check(args: CheckArgs) -> io::Result<Status> {
             reporter.summary.count(&d);
             continue;
         };
-        let result = check_bytes(&bytes, &options);
+        let mut result = check_bytes(&bytes, &options);
+        policy.apply(&mut result.diagnostics);
         reporter.file(&input.name(), &result)?;
     }
     let summary = reporter.finish()?;

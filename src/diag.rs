@@ -199,6 +199,28 @@ impl Diagnostic {
     }
 }
 
+/// What a user or a repository's policy says of codes: `--allow CODE`
+/// drops them, `--deny CODE` makes them errors, `--deny warnings` makes
+/// every warning an error.
+#[derive(Debug, Clone, Default)]
+pub struct Policy {
+    pub allow: Vec<Code>,
+    pub deny: Vec<Code>,
+    pub deny_warnings: bool,
+}
+
+impl Policy {
+    /// Applies the policy in place, dropping allowed diagnostics.
+    pub fn apply(&self, diagnostics: &mut Vec<Diagnostic>) {
+        diagnostics.retain(|d| !self.allow.contains(&d.code));
+        for d in diagnostics.iter_mut() {
+            if self.deny.contains(&d.code) || (self.deny_warnings && d.severity == Severity::Warning) {
+                d.severity = Severity::Error;
+            }
+        }
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

@@ -8,7 +8,9 @@
 
 pub mod board;
 pub mod check;
+pub mod cli;
 pub mod diag;
+pub mod json;
 pub mod replay;
 pub mod report;
 pub mod rules;

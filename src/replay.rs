@@ -72,7 +72,7 @@ pub fn replay(game: &GameTree, overrides: &RuleOverrides) -> Replay {
         return Replay { rules, diagnostics, moves: 0 };
     };
     let size = BoardSize { width: board.width() as u8, height: board.height() as u8 };
-    check_handicap(game, &mut diagnostics);
+    let implicit_handicap = check_handicap(game, size, &mut diagnostics);
     let mut r = Replayer {
         rules,
         size,
@@ -83,23 +83,57 @@ pub fn replay(game: &GameTree, overrides: &RuleOverrides) -> Replay {
         diagnostics,
         moves: 0,
     };
-    r.walk(game);
+    r.walk(game, &implicit_handicap);
     Replay { rules, diagnostics: r.diagnostics, moves: r.moves }
 }
 
-/// Warns when HA[] disagrees with the handicap stones set up: in the root,
-/// or (as Fox writes them) in the node after it.
-fn check_handicap(game: &GameTree, diagnostics: &mut Vec<Diagnostic>) {
+/// Checks HA[] against the handicap stones set up: in the root, or (as
+/// Fox writes them) in the node after it. When HA asks for stones and none
+/// are set up (Fox again), returns the standard placement to replay with.
+fn check_handicap(game: &GameTree, size: BoardSize, diagnostics: &mut Vec<Diagnostic>) -> Vec<Point> {
     let root = game.root();
-    let Some(ha) = root.get("HA") else { return };
-    let Ok(Some(handicap)) = props::handicap(root) else { return };
+    let Some(ha) = root.get("HA") else { return Vec::new() };
+    let Ok(Some(handicap)) = props::handicap(root) else { return Vec::new() };
     let stones_in = |n: Node<'_>| n.get("AB").map(|p| props::parse_point_list(p.values().map(|v| v.text())).map_or(0, |v| v.len()));
     let stones = stones_in(root).or_else(|| root.children().next().filter(|n| !n.has("B") && !n.has("W")).and_then(stones_in)).unwrap_or(0);
     let expected = if handicap >= 2 { handicap as usize } else { 0 };
-    if stones != expected && !(handicap <= 1 && stones == 0) {
-        let message = format!("HA[{handicap}] but {stones} handicap stone{} set up with AB", if stones == 1 { " is" } else { "s are" });
-        diagnostics.push(Diagnostic::new(Code::HandicapMismatch, ha.offset(), message));
+    if stones == expected || (handicap <= 1 && stones == 0) {
+        return Vec::new();
     }
+    let placement = if stones == 0 { standard_handicap(size, expected) } else { Vec::new() };
+    let message = if placement.is_empty() {
+        format!("HA[{handicap}] but {stones} handicap stone{} set up with AB", if stones == 1 { " is" } else { "s are" })
+    } else {
+        let points: Vec<String> = placement.iter().map(|p| p.to_coordinate(size.height)).collect();
+        format!("HA[{handicap}] but no handicap stones are set up; replayed with the standard placement ({})", points.join(", "))
+    };
+    diagnostics.push(Diagnostic::new(Code::HandicapMismatch, ha.offset(), message));
+    placement
+}
+
+/// The fixed handicap placement (Japanese order) on 9x9, 13x13 and 19x19.
+fn standard_handicap(size: BoardSize, stones: usize) -> Vec<Point> {
+    let (lo, mid, hi) = match (size.width, size.height) {
+        (19, 19) => (3, 9, 15),
+        (13, 13) => (3, 6, 9),
+        (9, 9) => (2, 4, 6),
+        _ => return Vec::new(),
+    };
+    let p = |x: u8, y: u8| Point { x, y };
+    let corners = [p(hi, lo), p(lo, hi), p(hi, hi), p(lo, lo)];
+    let sides = [p(lo, mid), p(hi, mid), p(mid, lo), p(mid, hi)];
+    let center = p(mid, mid);
+    let mut out: Vec<Point> = match stones {
+        2..=4 => corners[..stones].to_vec(),
+        5 => corners.to_vec(),
+        6 | 7 => [&corners[..], &sides[..2]].concat(),
+        8 | 9 => [&corners[..], &sides[..]].concat(),
+        _ => return Vec::new(),
+    };
+    if stones % 2 == 1 && stones >= 5 {
+        out.push(center);
+    }
+    out
 }
 
 /// The position and what the rules need to know about the line so far.
@@ -139,12 +173,15 @@ struct Replayer {
 }
 
 impl Replayer {
-    fn walk<'a>(&mut self, game: &'a GameTree) {
+    fn walk<'a>(&mut self, game: &'a GameTree, implicit_handicap: &[Point]) {
         let mut branches: Vec<Branch<'a>> = Vec::new();
         let mut current = Some(game.root());
         loop {
             if let Some(node) = current {
                 self.visit(node);
+                if node.parent().is_none() && !implicit_handicap.is_empty() {
+                    self.place_handicap(implicit_handicap);
+                }
                 let mut children = node.children();
                 current = match (children.next(), children.next()) {
                     (None, _) => None,
@@ -245,6 +282,18 @@ impl Replayer {
             self.diagnostics.push(Diagnostic::new(Code::SetupWithoutLiberty, at, message));
         }
         let key = self.key(Color::Black);
+        self.remember(key);
+    }
+
+    fn place_handicap(&mut self, stones: &[Point]) {
+        for p in stones {
+            if let Some(pt) = self.state.board.point(p.x as usize, p.y as usize) {
+                self.state.board.set(pt, Cell::Black);
+            }
+        }
+        self.state.board.rebuild_chains();
+        self.state.last_mover = None;
+        let key = self.key(Color::White);
         self.remember(key);
     }
 
@@ -527,6 +576,19 @@ mod tests {
         let parsed = crate::sgf::parse_str("(;RU[Japanese]SZ[19]HA[2];AB[dd][pp];W[pd])");
         let r = replay(&parsed.collection.games[0], &RuleOverrides::default());
         assert!(r.diagnostics.is_empty(), "{:?}", r.diagnostics);
+    }
+
+    #[test]
+    fn missing_handicap_stones_get_the_standard_placement() {
+        let parsed = crate::sgf::parse_str("(;RU[Japanese]SZ[19]HA[4];W[qc];B[pc];W[dq])");
+        let r = replay(&parsed.collection.games[0], &RuleOverrides::default());
+        let codes: Vec<_> = r.diagnostics.iter().map(|d| d.code).collect();
+        assert_eq!(codes, [Code::HandicapMismatch], "{:?}", r.diagnostics);
+        assert!(r.diagnostics[0].message.contains("Q16, D4, Q4, D16"), "{}", r.diagnostics[0].message);
+        // B[pc] is next to the implicit Q16 (pd) stone; W[dq] next to D4.
+        let parsed = crate::sgf::parse_str("(;RU[Japanese]SZ[19]HA[2];W[pd])");
+        let r = replay(&parsed.collection.games[0], &RuleOverrides::default());
+        assert_eq!(r.diagnostics.iter().filter(|d| d.code == Code::OccupiedPoint).count(), 1);
     }
 
     #[test]

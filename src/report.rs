@@ -22,6 +22,10 @@ pub enum Format {
     Json,
     /// One JSON object per diagnostic, one per line, then the summary.
     Jsonl,
+    /// GitHub Actions workflow commands (`::error file=...::message`).
+    Github,
+    /// SARIF 2.1.0, for code-scanning interfaces.
+    Sarif,
 }
 
 /// Totals over a run.
@@ -110,8 +114,12 @@ impl<W: Write> Reporter<W> {
     }
 
     fn begin(&mut self) -> io::Result<()> {
-        if self.format == Format::Json && self.first {
-            self.out.write_all(b"{\"diagnostics\":[")?;
+        if self.first {
+            match self.format {
+                Format::Json => self.out.write_all(b"{\"diagnostics\":[")?,
+                Format::Sarif => self.out.write_all(SARIF_HEAD.as_bytes())?,
+                _ => {}
+            }
         }
         Ok(())
     }
@@ -144,6 +152,13 @@ impl<W: Write> Reporter<W> {
                 }
                 serde_json::to_writer(&mut self.out, &JsonDiagnostic { file: path, diagnostic: d })?;
             }
+            Format::Github => write_github(&mut self.out, path, d)?,
+            Format::Sarif => {
+                if !self.first {
+                    self.out.write_all(b",")?;
+                }
+                serde_json::to_writer(&mut self.out, &sarif_result(path, d))?;
+            }
         }
         self.first = false;
         Ok(())
@@ -167,6 +182,16 @@ impl<W: Write> Reporter<W> {
                 serde_json::to_writer(&mut self.out, &self.summary)?;
                 self.out.write_all(b"}\n")?;
             }
+            Format::Github => {
+                if !self.quiet {
+                    writeln!(self.out, "::notice title=kifu::{}", github_escape(&self.summary.line(), false))?;
+                }
+            }
+            Format::Sarif => {
+                self.out.write_all(b"],\"tool\":")?;
+                serde_json::to_writer(&mut self.out, &sarif_tool())?;
+                self.out.write_all(b"}]}\n")?;
+            }
         }
         self.out.flush()?;
         Ok(self.summary)
@@ -189,7 +214,125 @@ fn write_text(out: &mut impl Write, path: &str, d: &Diagnostic, source: Option<&
     writeln!(out, "{pad} |")?;
     writeln!(out, "{number} | {shown}")?;
     writeln!(out, "{pad} | {}^", " ".repeat(caret))?;
+    if let Some(picture) = &d.picture {
+        for row in picture.lines() {
+            writeln!(out, "{pad} | {row}")?;
+        }
+    }
     Ok(())
+}
+
+/// `::error file=PATH,line=L,col=C,title=kifu CODE::MESSAGE`
+fn write_github(out: &mut impl Write, path: &str, d: &Diagnostic) -> io::Result<()> {
+    let level = match d.severity {
+        Severity::Error => "error",
+        Severity::Warning => "warning",
+        Severity::Info => "notice",
+    };
+    writeln!(
+        out,
+        "::{level} file={},line={},col={},title={}::{}",
+        github_escape(path, true),
+        d.line,
+        d.column,
+        github_escape(&format!("kifu {}", d.code), true),
+        github_escape(&d.message, false)
+    )
+}
+
+/// Escapes a workflow-command value (properties also escape `:` and `,`).
+fn github_escape(s: &str, property: bool) -> String {
+    let mut out = String::with_capacity(s.len());
+    for c in s.chars() {
+        match c {
+            '%' => out.push_str("%25"),
+            '\r' => out.push_str("%0D"),
+            '\n' => out.push_str("%0A"),
+            ':' if property => out.push_str("%3A"),
+            ',' if property => out.push_str("%2C"),
+            c => out.push(c),
+        }
+    }
+    out
+}
+
+const SARIF_HEAD: &str = r#"{"$schema":"https://json.schemastore.org/sarif-2.1.0.json","version":"2.1.0","runs":[{"columnKind":"unicodeCodePoints","results":["#;
+
+fn sarif_level(severity: Severity) -> &'static str {
+    match severity {
+        Severity::Error => "error",
+        Severity::Warning => "warning",
+        Severity::Info => "note",
+    }
+}
+
+/// One SARIF result; move context goes in `properties`.
+fn sarif_result(path: &str, d: &Diagnostic) -> serde_json::Value {
+    let mut region = serde_json::json!({ "startLine": d.line.max(1), "startColumn": d.column.max(1) });
+    if d.line == 0 {
+        region = serde_json::json!({ "startLine": 1 });
+    }
+    let mut result = serde_json::json!({
+        "ruleId": d.code.name(),
+        "ruleIndex": d.code as usize,
+        "level": sarif_level(d.severity),
+        "message": { "text": d.message },
+        "locations": [{ "physicalLocation": {
+            "artifactLocation": { "uri": sarif_uri(path) },
+            "region": region,
+        }}],
+    });
+    let mut props = serde_json::Map::new();
+    if let Some(g) = d.game {
+        props.insert("game".into(), g.into());
+    }
+    if let Some(m) = d.move_number {
+        props.insert("move".into(), m.into());
+    }
+    if let Some(c) = d.color {
+        props.insert("color".into(), c.into());
+    }
+    if let Some(p) = &d.point {
+        props.insert("point".into(), p.clone().into());
+    }
+    if let Some(v) = &d.variation {
+        props.insert("variation".into(), serde_json::json!(v));
+    }
+    if !props.is_empty() {
+        result["properties"] = props.into();
+    }
+    result
+}
+
+/// A relative URI reference for a path (SARIF wants `/`, percent-escapes).
+fn sarif_uri(path: &str) -> String {
+    let mut out = String::new();
+    for b in path.replace('\\', "/").bytes() {
+        match b {
+            b'A'..=b'Z' | b'a'..=b'z' | b'0'..=b'9' | b'-' | b'.' | b'_' | b'~' | b'/' => out.push(b as char),
+            _ => out.push_str(&format!("%{b:02X}")),
+        }
+    }
+    out
+}
+
+/// The tool block: kifu and every rule (code) it can report.
+fn sarif_tool() -> serde_json::Value {
+    let rules: Vec<serde_json::Value> = crate::diag::CODES
+        .iter()
+        .map(|c| {
+            serde_json::json!({
+                "id": c.name,
+                "shortDescription": { "text": c.summary },
+                "defaultConfiguration": { "level": sarif_level(c.severity) },
+            })
+        })
+        .collect();
+    serde_json::json!({ "driver": {
+        "name": "kifu",
+        "version": env!("CARGO_PKG_VERSION"),
+        "rules": rules,
+    }})
 }
 
 /// Up to 100 characters of `line` around 1-based `column`, with the caret's

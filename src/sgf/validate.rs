@@ -1,0 +1,587 @@
+//! SGF-level checks of a parsed game's properties: duplicates, values that
+//! do not have the form their type requires, unknown identifiers, root
+//! properties outside the root, move and setup mixed in one node, games
+//! that are not Go.
+//!
+//! What a valid value is belongs to [`super::props`] (the catalogue and
+//! [`props::check_value`]); this module decides where a problem is and how
+//! serious it is. It knows no Go rules: a well-formed move off the board or
+//! onto a stone is the rules layer's business.
+
+use std::collections::HashSet;
+
+use super::props::{self, BoardSize, Move, Point, PointSet, PropInfo, PropKind, ValueType, property_info};
+use super::tree::{GameTree, Node, Property};
+use crate::diag::{Code, Diagnostic, Severity};
+
+/// Checks every property of one game. Diagnostics carry the property's
+/// offset; the caller sets `game` and locates them (line, column).
+///
+/// A game whose `GM` names another game gets one `not-go` and nothing
+/// else. Properties the parser already complained about (no value, no
+/// identifier) are not reported again.
+pub fn check_properties(game: &GameTree) -> Vec<Diagnostic> {
+    let mut out = Vec::new();
+    let root = game.root();
+    if let Some(gm) = root.get("GM") {
+        if let Some(n) = gm.first().and_then(|v| props::parse_number(v).ok()).filter(|&n| n > 1) {
+            let message = format!("GM[{n}]: the game is not Go (GM[1]); its properties were not checked");
+            out.push(Diagnostic::new(Code::NotGo, gm.offset(), message));
+            return out;
+        }
+    }
+    let ff = root.get_value("FF").and_then(|v| props::parse_number(v).ok()).filter(|n| (1..=4).contains(n));
+    let mut checker = Checker {
+        out,
+        size: props::board_size(root).unwrap_or_default(),
+        old_format: ff.filter(|&n| n < 4),
+        sets: [PointSet::new(), PointSet::new(), PointSet::new()],
+    };
+    for node in game.nodes() {
+        checker.node(node);
+    }
+    checker.out
+}
+
+struct Checker {
+    out: Vec<Diagnostic>,
+    /// From the root's `SZ` (19x19 when absent or unreadable): decides
+    /// whether `tt` is a pass.
+    size: BoardSize,
+    /// The root's `FF` when it explicitly says FF[1]-FF[3].
+    old_format: Option<i64>,
+    /// Points seen in this node by setup, markup and territory properties.
+    sets: [PointSet; 3],
+}
+
+/// Properties whose points must be distinct within a node (FF[4]).
+fn point_group(id: &str) -> Option<(usize, &'static str)> {
+    match id {
+        "AB" | "AW" | "AE" => Some((0, "setup (AB, AW, AE)")),
+        "CR" | "MA" | "SL" | "SQ" | "TR" => Some((1, "markup (CR, MA, SL, SQ, TR)")),
+        "TB" | "TW" => Some((2, "territory (TB, TW)")),
+        _ => None,
+    }
+}
+
+impl Checker {
+    fn push(&mut self, code: Code, offset: u32, message: String) {
+        self.out.push(Diagnostic::new(code, offset, message));
+    }
+
+    fn node(&mut self, node: Node<'_>) {
+        let is_root = node.id().0 == 0;
+        self.duplicates(node);
+        let mut grouped = [false; 3];
+        let mut first_move: Option<Property<'_>> = None;
+        let mut first_setup: Option<Property<'_>> = None;
+        let mut mixed_reported = false;
+        let mut two_moves_reported = false;
+        for prop in node.properties() {
+            let id = prop.id();
+            match id {
+                "B" | "W" => {
+                    if let Some(m) = first_move.filter(|m| m.id() != id && !two_moves_reported) {
+                        two_moves_reported = true;
+                        let message = format!("{} and {} in one node: a node holds at most one move", m.id(), id);
+                        self.push(Code::DuplicateProperty, prop.offset(), message);
+                    }
+                    first_move.get_or_insert(prop);
+                    if let Some(s) = first_setup.filter(|_| !mixed_reported) {
+                        mixed_reported = true;
+                        self.mixed(s, prop, prop.offset());
+                    }
+                }
+                "AB" | "AW" | "AE" | "PL" => {
+                    first_setup.get_or_insert(prop);
+                    if let Some(m) = first_move.filter(|_| !mixed_reported) {
+                        mixed_reported = true;
+                        self.mixed(prop, m, prop.offset());
+                    }
+                }
+                _ => {}
+            }
+            if let Some((g, _)) = point_group(id) {
+                if !grouped[g] {
+                    grouped[g] = true;
+                    self.sets[g].clear();
+                }
+            }
+            self.property(prop, is_root);
+        }
+    }
+
+    fn mixed(&mut self, setup: Property<'_>, mv: Property<'_>, offset: u32) {
+        let message = format!(
+            "node holds both a move ({}) and setup ({}): setup belongs in a node of its own",
+            mv.id(),
+            setup.id()
+        );
+        self.push(Code::MixedMoveAndSetup, offset, message);
+    }
+
+    /// Reports the second occurrence of each identifier in a node.
+    fn duplicates(&mut self, node: Node<'_>) {
+        let n = node.properties().len();
+        if n < 2 {
+            return;
+        }
+        let report = |this: &mut Checker, prop: Property<'_>| {
+            let id = prop.id();
+            let message = format!("property {id} appears more than once in this node");
+            this.push(Code::DuplicateProperty, prop.offset(), message);
+        };
+        if n <= 64 {
+            for (i, prop) in node.properties().enumerate() {
+                let id = prop.id();
+                let earlier = node.properties().take(i).filter(|p| p.id() == id).count();
+                if earlier == 1 && !id.is_empty() {
+                    report(self, prop);
+                }
+            }
+        } else {
+            let mut seen = HashSet::new();
+            let mut reported = HashSet::new();
+            for prop in node.properties() {
+                let id = prop.id();
+                if !id.is_empty() && !seen.insert(id) && reported.insert(id) {
+                    report(self, prop);
+                }
+            }
+        }
+    }
+
+    fn property(&mut self, prop: Property<'_>, is_root: bool) {
+        let id = prop.id();
+        if !id.bytes().any(|b| b.is_ascii_uppercase()) {
+            // No identifier, or no upper-case letter: the parser reported it.
+            return;
+        }
+        let Some(info) = property_info(id) else {
+            let message = format!("unknown property {}: not part of SGF FF[4] for Go", excerpt_id(prop.written_id()));
+            self.push(Code::UnknownProperty, prop.offset(), message);
+            return;
+        };
+        if info.old && self.old_format.is_none() {
+            let message = format!("{id} ({}) is an FF[1]-FF[3] property, not part of FF[4]", info.name);
+            self.push(Code::UnknownProperty, prop.offset(), message);
+        }
+        if info.kind == PropKind::Root && !is_root {
+            let message = format!("{} outside the root node: root properties belong in the first node", shown(prop));
+            self.push(Code::RootPropertyOutsideRoot, prop.offset(), message);
+        }
+        let count = prop.value_count();
+        if count == 0 {
+            return; // missing-value, reported by the parser
+        }
+        if !info.list && count > 1 {
+            let message = format!("{}: {id} takes one value, found {count}", shown(prop));
+            self.push(Code::InvalidValue, prop.offset(), message);
+        }
+        self.values(prop, info, is_root);
+        if let Some(ff) = self.old_format {
+            self.newer_features(prop, info, ff);
+        }
+    }
+
+    /// Checks the form of the values (all of a list, the first otherwise),
+    /// then the uniqueness of points within the node.
+    fn values(&mut self, prop: Property<'_>, info: &PropInfo, is_root: bool) {
+        let id = info.id;
+        let checked = if info.list { prop.value_count() } else { 1 };
+        let mut first_error = None;
+        let mut bad = 0usize;
+        for v in prop.values().take(checked) {
+            if let Err(e) = props::check_value(info, v.text(), self.size) {
+                bad += 1;
+                first_error.get_or_insert(e);
+            }
+        }
+        if let Some(e) = first_error {
+            let mut message = e.message;
+            if bad > 1 {
+                message.push_str(&format!(" (and {} more bad values)", bad - 1));
+            }
+            // Replay cannot go on without the board size or a stone's point.
+            let stops_replay = match id {
+                "SZ" => is_root,
+                "B" | "W" | "AB" | "AW" | "AE" => true,
+                _ => false,
+            };
+            let severity = if stops_replay { Severity::Error } else { Severity::Warning };
+            self.out.push(Diagnostic::new(Code::InvalidValue, prop.offset(), message).with_severity(severity));
+        }
+        if info.value == ValueType::ElistOfPoint && prop.value_count() > 1 && prop.values().any(|v| v.text().is_empty()) {
+            let message = format!("{}: an empty {id}[] must be the only value of {id}", shown(prop));
+            self.push(Code::InvalidValue, prop.offset(), message);
+        }
+        if let Some((g, what)) = point_group(id) {
+            self.unique_points(prop, g, what);
+        }
+    }
+
+    /// Reports the first point of `prop` already named in this node by a
+    /// property of the same group.
+    fn unique_points(&mut self, prop: Property<'_>, group: usize, what: &str) {
+        for v in prop.values() {
+            let Ok((lo, hi)) = props::parse_point_or_rectangle(v.text()) else { continue };
+            for y in lo.y..=hi.y {
+                for x in lo.x..=hi.x {
+                    let p = Point { x, y };
+                    if !self.sets[group].insert(p) {
+                        let message = format!("{}[{p}]: point {p} appears twice in this node's {what}", prop.id());
+                        self.push(Code::InvalidValue, prop.offset(), message);
+                        return;
+                    }
+                }
+            }
+        }
+    }
+
+    /// In a file that says FF[1]-FF[3], the FF[4]-only forms of values.
+    fn newer_features(&mut self, prop: Property<'_>, info: &PropInfo, ff: i64) {
+        let Some(first) = prop.first() else { return };
+        let feature = match info.id {
+            "SZ" if first.contains(':') => "a rectangular board size (columns:rows)",
+            "VW" | "DD" | "TB" | "TW" if first.is_empty() && prop.value_count() == 1 => "an empty list []",
+            "B" | "W" if first.is_empty() && matches!(props::parse_move(first, self.size), Ok(Move::Pass)) => {
+                "a pass written [] (older formats write [tt])"
+            }
+            _ => return,
+        };
+        let message = format!("{}: {feature} is an FF[4] feature, but the file says FF[{ff}]", shown(prop));
+        let d = Diagnostic::new(Code::InvalidValue, prop.offset(), message).with_severity(Severity::Info);
+        self.out.push(d);
+    }
+}
+
+/// `ID[value]...` for a message, shortened.
+fn shown(prop: Property<'_>) -> String {
+    let mut s = String::from(prop.id());
+    for (i, v) in prop.values().enumerate() {
+        if i == 3 {
+            s.push_str("...");
+            break;
+        }
+        s.push('[');
+        props::push_excerpt(&mut s, v.text());
+        s.push(']');
+    }
+    s
+}
+
+fn excerpt_id(id: &str) -> String {
+    if id.chars().count() > 20 {
+        let head: String = id.chars().take(20).collect();
+        format!("{head}... ({} letters)", id.chars().count())
+    } else {
+        id.to_string()
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::sgf::{parse, parse_str};
+
+    /// (code, severity, message) of the property checks of the first game.
+    fn check(sgf: &str) -> Vec<(&'static str, Severity, String)> {
+        let parsed = parse_str(sgf);
+        check_properties(&parsed.collection.games[0])
+            .into_iter()
+            .map(|d| (d.code.name(), d.severity, d.message))
+            .collect()
+    }
+
+    fn codes(sgf: &str) -> Vec<&'static str> {
+        check(sgf).into_iter().map(|(c, _, _)| c).collect()
+    }
+
+    #[test]
+    fn clean_games_have_nothing_to_report() {
+        for sgf in [
+            "(;FF[4]GM[1]CA[UTF-8]AP[CGoban:3]ST[2]SZ[19]KM[6.5]HA[0]PB[a]PW[b]RE[B+R];B[pd];W[dp];B[];W[tt])",
+            "(;FF[4]SZ[9:7]AB[aa:cc][ee]AW[gg]PL[W];W[fa]BL[30.5]OB[3]C[hi]N[x];B[ab]TE[1]MN[4]KO[])",
+            "(;GM[1]FF[3]VW[aa:ii];B[tt];W[aa]LB[aa:A][bb:B:c]MA[cc]TR[dd]AR[aa:bb]LN[cc:dd]TB[ee]TW[ff])",
+            "(;FF[4]DD[]TB[]TW[]VW[];B[aa]DO[]IT[]BM[2]FG[]PM[1];W[bb]FG[257:dia 1]GB[1]UC[2]V[-1.5])",
+        ] {
+            assert_eq!(check(sgf), [], "{sgf}");
+        }
+    }
+
+    #[test]
+    fn duplicate_property() {
+        assert_eq!(
+            check("(;C[text1] C[text2];MA[jj] MA[kk];W[ff] W[ff])"),
+            [
+                ("duplicate-property", Severity::Warning, "property C appears more than once in this node".into()),
+                ("duplicate-property", Severity::Warning, "property MA appears more than once in this node".into()),
+                ("duplicate-property", Severity::Warning, "property W appears more than once in this node".into()),
+            ]
+        );
+        // Reported once per identifier, however many repeats.
+        assert_eq!(codes("(;C[a]C[b]C[c]N[x])"), ["duplicate-property"]);
+        // B and W in one node: two moves.
+        assert_eq!(
+            check("(;GM[1];B [aa] W[ab])"),
+            [("duplicate-property", Severity::Warning, "B and W in one node: a node holds at most one move".into())]
+        );
+        // Many properties take the hashing path.
+        let many: String = (0..70).map(|i| format!("X{}[{i}]", (b'A' + (i % 26) as u8) as char)).collect();
+        let found = codes(&format!("(;{many})"));
+        assert_eq!(found.iter().filter(|c| **c == "duplicate-property").count(), 26);
+    }
+
+    #[test]
+    fn invalid_values() {
+        let cases: &[(&str, Severity, &str)] = &[
+            ("(;SZ[0])", Severity::Error, "SZ[0]: board size must be between 1 and 52"),
+            ("(;SZ[-10])", Severity::Error, "SZ[-10]: board size must be between 1 and 52"),
+            ("(;SZ[200])", Severity::Error, "SZ[200]: board size must be between 1 and 52"),
+            ("(;SZ[10:53])", Severity::Error, "SZ[10:53]: board size must be between 1 and 52"),
+            ("(;SZ[19x19])", Severity::Error, "SZ[19x19]: board size must be a number, or columns:rows"),
+            ("(;B[a])", Severity::Error, "B[a]: a move must be two letters a-z or A-Z, or empty for a pass"),
+            ("(;;W[dundefined])", Severity::Error, "W[dundefined]: a move must be two letters a-z or A-Z, or empty for a pass"),
+            ("(;;B[c   c])", Severity::Error, "B[c   c]: a move must be two letters a-z or A-Z, or empty for a pass"),
+            ("(;;B[90])", Severity::Error, "B[90]: a move must be two letters a-z or A-Z, or empty for a pass"),
+            ("(;AW[])", Severity::Error, "AW[]: empty value where a point is required"),
+            ("(;AB[aa][a][b])", Severity::Error, "AB[a]: a point must be two letters a-z or A-Z (and 1 more bad values)"),
+            ("(;AE[aa:])", Severity::Error, "AE[aa:]: a rectangle must be two points joined by ':' (aa:cc)"),
+            ("(;KM[5 1/2])", Severity::Warning, "KM[5 1/2]: expected a number such as 6.5"),
+            ("(;HA[x])", Severity::Warning, "HA[x]: expected a whole number"),
+            ("(;;PL [w 123])", Severity::Warning, "PL[w 123]: expected a colour, B or W"),
+            ("(;GM[game of go])", Severity::Warning, "GM[game of go]: expected a whole number"),
+            ("(;GM[0])", Severity::Warning, "GM[0]: game type must be 1 or more (1 is Go)"),
+            ("(;FF[7])", Severity::Warning, "FF[7]: file format must be between 1 and 4"),
+            ("(;;AR[a a: c r])", Severity::Warning, "AR[a a: c r]: expected two points joined by ':' (aa:cc)"),
+            ("(;;LB[f f:text])", Severity::Warning, "LB[f f:text]: expected a point, ':' and a label (aa:text)"),
+            ("(;;LB[aa][bb])", Severity::Warning, "LB[aa]: expected a point, ':' and a label (aa:text) (and 1 more bad values)"),
+            ("(;AP[kifu])", Severity::Warning, "AP[kifu]: expected name:version, the ':' is missing"),
+            ("(;;BL[34.])", Severity::Warning, "BL[34.]: expected a number such as 6.5"),
+            ("(;;WL[not much time left])", Severity::Warning, "WL[not much time left]: expected a number such as 6.5"),
+            ("(;;OB[1 kk])", Severity::Warning, "OB[1 kk]: expected a whole number"),
+            ("(;;DM[])", Severity::Warning, "DM[]: expected 1 (normal) or 2 (emphasised)"),
+            ("(;;B[aa]KO[xxxx])", Severity::Warning, "KO[xxxx]: KO takes no value (write KO[])"),
+            ("(;TM[9 hours])", Severity::Warning, "TM[9 hours]: expected a number such as 6.5"),
+            ("(;;VW[][aa])", Severity::Warning, "VW[][aa]: an empty VW[] must be the only value of VW"),
+            ("(;;W[ce][too much values])", Severity::Warning, "W[ce][too much values]: W takes one value, found 2"),
+            ("(;;MA[aa][ab][ba][aa])", Severity::Warning, "MA[aa]: point aa appears twice in this node's markup (CR, MA, SL, SQ, TR)"),
+            ("(;;TR[aa]MA[aa])", Severity::Warning, "MA[aa]: point aa appears twice in this node's markup (CR, MA, SL, SQ, TR)"),
+            ("(;AB[aa:cc]AW[bb])", Severity::Warning, "AW[bb]: point bb appears twice in this node's setup (AB, AW, AE)"),
+            ("(;;TB[aa]TW[aa])", Severity::Warning, "TW[aa]: point aa appears twice in this node's territory (TB, TW)"),
+        ];
+        for (sgf, severity, message) in cases {
+            assert_eq!(check(sgf), [("invalid-value", *severity, message.to_string())], "{sgf}");
+        }
+        // A bad SZ outside the root does not stop replay (the root's counts).
+        assert_eq!(
+            check("(;;SZ[0])").iter().map(|(c, s, _)| (*c, *s)).collect::<Vec<_>>(),
+            [("root-property-outside-root", Severity::Warning), ("invalid-value", Severity::Warning)]
+        );
+        // Off-board moves are the rules layer's business; tt is a pass up to 19x19 only.
+        assert_eq!(codes("(;SZ[9];B[zz];W[tt])"), [] as [&str; 0]);
+        assert_eq!(codes("(;SZ[21];B[tt])"), [] as [&str; 0]);
+        // Points repeated in different nodes are fine.
+        assert_eq!(codes("(;MA[aa];MA[aa]TR[bb])"), [] as [&str; 0]);
+    }
+
+    #[test]
+    fn unknown_and_old_properties() {
+        assert_eq!(
+            check("(;XX[unknown property]LONGID[x])"),
+            [
+                ("unknown-property", Severity::Info, "unknown property XX: not part of SGF FF[4] for Go".into()),
+                ("unknown-property", Severity::Info, "unknown property LONGID: not part of SGF FF[4] for Go".into()),
+            ]
+        );
+        let long = "X".repeat(102);
+        assert_eq!(
+            check(&format!("(;{long}[long prop id])"))[0].2,
+            "unknown property XXXXXXXXXXXXXXXXXXXX... (102 letters): not part of SGF FF[4] for Go"
+        );
+        // Old properties: info, unless the file says FF[1]-FF[3].
+        assert_eq!(
+            check("(;FF[4];L[aa]M[dd];SC[aa])"),
+            [
+                ("unknown-property", Severity::Info, "L (Letters) is an FF[1]-FF[3] property, not part of FF[4]".into()),
+                ("unknown-property", Severity::Info, "M (Mark) is an FF[1]-FF[3] property, not part of FF[4]".into()),
+                ("unknown-property", Severity::Info, "SC (Secure stones) is an FF[1]-FF[3] property, not part of FF[4]".into()),
+            ]
+        );
+        assert_eq!(codes("(;KI[11])"), ["unknown-property"]);
+        assert_eq!(codes("(;FF[3]KI[11];L[aa]BS[1])"), [] as [&str; 0]);
+        // Their values are still checked.
+        assert_eq!(codes("(;FF[3]KI[5.5])"), ["invalid-value"]);
+        // Identifiers the parser already reported are not reported again.
+        assert_eq!(codes("(;[aa]B[aa])"), [] as [&str; 0]);
+    }
+
+    #[test]
+    fn root_property_outside_root() {
+        assert_eq!(
+            check("(;FF[4];SZ[12]\nRE[john wins])"),
+            [(
+                "root-property-outside-root",
+                Severity::Warning,
+                "SZ[12] outside the root node: root properties belong in the first node".into()
+            )]
+        );
+        assert_eq!(codes("(;B[aa];FF[4]GM[1]CA[UTF-8]AP[a:b]ST[1])").len(), 5);
+        assert_eq!(codes("(;B[aa](;W[bb])(;SZ[9]))"), ["root-property-outside-root"]);
+    }
+
+    #[test]
+    fn mixed_move_and_setup() {
+        assert_eq!(
+            check("(;N[main];B[fg] AB[ss][rs])"),
+            [(
+                "mixed-move-and-setup",
+                Severity::Warning,
+                "node holds both a move (B) and setup (AB): setup belongs in a node of its own".into()
+            )]
+        );
+        assert_eq!(codes("(;AE[aa]W[ba])"), ["mixed-move-and-setup"]);
+        assert_eq!(codes("(;PL[B]AW[aa]B[bb]W[cc])"), ["mixed-move-and-setup", "duplicate-property"]);
+        // Setup in the root, moves later: fine.
+        assert_eq!(codes("(;AB[aa]PL[W];W[bb])"), [] as [&str; 0]);
+    }
+
+    #[test]
+    fn not_go() {
+        assert_eq!(
+            check("(;GM[12]FF[4]SZ[0]XX[y];B[a])"),
+            [("not-go", Severity::Info, "GM[12]: the game is not Go (GM[1]); its properties were not checked".into())]
+        );
+        assert_eq!(codes("(;GM[1]FF[4])"), [] as [&str; 0]);
+        // Unreadable GM: reported, and the game is checked as Go.
+        assert_eq!(codes("(;GM[go];B[a])"), ["invalid-value", "invalid-value"]);
+    }
+
+    #[test]
+    fn newer_features_in_older_formats() {
+        let infos = |sgf: &str| -> Vec<String> {
+            check(sgf).into_iter().filter(|(_, s, _)| *s == Severity::Info).map(|(_, _, m)| m).collect()
+        };
+        assert_eq!(
+            infos("(;FF[1]SZ[19:25];VW[][aa];VW[])"),
+            [
+                "SZ[19:25]: a rectangular board size (columns:rows) is an FF[4] feature, but the file says FF[1]",
+                "VW[]: an empty list [] is an FF[4] feature, but the file says FF[1]",
+            ]
+        );
+        assert_eq!(infos("(;GM[1]FF[3];B[])"), ["B[]: a pass written [] (older formats write [tt]) is an FF[4] feature, but the file says FF[3]"]);
+        // No FF, or FF[4]: nothing to say.
+        assert_eq!(infos("(;GM[1];B[])"), [] as [String; 0]);
+        assert_eq!(infos("(;FF[4]SZ[19:25];VW[])"), [] as [String; 0]);
+    }
+
+    #[test]
+    fn offsets_point_at_the_property() {
+        let parsed = parse_str("(;FF[4]\n;B[aa]  C[x] C[y])");
+        let d = check_properties(&parsed.collection.games[0]);
+        assert_eq!(d.len(), 1);
+        assert_eq!(d[0].offset, 21);
+        let mut located = d[0].clone();
+        parsed.source.locate(&mut located);
+        assert_eq!((located.line, located.column), (2, 14));
+    }
+
+    /// The SGFC torture file: prints what kifu reports, and checks the
+    /// problems the comparison table in the report relies on.
+    #[test]
+    fn sgfc_test_file() {
+        let path = concat!(env!("CARGO_MANIFEST_DIR"), "/../shared/corpus/suites/sgfc/test-files/test.sgf");
+        let Ok(bytes) = std::fs::read(path) else {
+            eprintln!("skipped: {path} not found");
+            return;
+        };
+        let parsed = parse(&bytes, &Default::default());
+        let mut all = parsed.diagnostics.clone();
+        for (i, game) in parsed.collection.games.iter().enumerate() {
+            for d in check_properties(game) {
+                let mut d = d.in_game(i);
+                parsed.source.locate(&mut d);
+                all.push(d);
+            }
+        }
+        all.sort_by_key(|d| (d.line, d.column));
+        for d in &all {
+            eprintln!("{}:{} {} {} {}", d.line, d.column, d.severity, d.code, d.message);
+        }
+        let has = |line: u32, code: &str| all.iter().any(|d| d.line == line && d.code.name() == code);
+        let expected: &[(u32, &str)] = &[
+            (11, "unknown-property"),
+            (13, "invalid-value"),
+            (14, "invalid-value"),
+            (15, "invalid-value"),
+            (17, "invalid-value"),
+            (18, "invalid-value"),
+            (19, "not-go"),
+            (23, "invalid-value"),
+            (25, "invalid-value"),
+            (28, "duplicate-property"),
+            (30, "mixed-move-and-setup"),
+            (31, "unknown-property"),
+            (32, "root-property-outside-root"),
+            (35, "unknown-property"),
+            (37, "duplicate-property"),
+            (38, "invalid-value"),
+            (40, "unknown-property"),
+            (46, "invalid-value"),
+            (50, "invalid-value"),
+            (52, "invalid-value"),
+            (59, "unknown-property"),
+            // Not (51|65, invalid-value): the parser reads `((;` on line 21
+            // as two nested variations, so every later game becomes a
+            // variation of the game on line 20 (FF[4]) and their own FF[1]
+            // and FF[3] are not roots. `newer_features_in_older_formats`
+            // covers those checks.
+        ];
+        for (line, code) in expected {
+            assert!(has(*line, code), "line {line}: no {code}");
+        }
+    }
+}
+#[cfg(test)]
+mod tmp_corpus_scan {
+    #[test]
+    #[ignore]
+    fn scan() {
+        use std::collections::BTreeMap;
+        let root = concat!(env!("CARGO_MANIFEST_DIR"), "/../shared/corpus");
+        let mut counts: BTreeMap<String, (usize, Vec<String>)> = BTreeMap::new();
+        let mut games = 0;
+        let t = std::time::Instant::now();
+        let mut check_time = std::time::Duration::ZERO;
+        let mut summary_time = std::time::Duration::ZERO;
+        for e in walkdir::WalkDir::new(root).into_iter().flatten() {
+            let p = e.path();
+            if !p.extension().is_some_and(|x| x.eq_ignore_ascii_case("sgf")) { continue; }
+            let bytes = std::fs::read(p).unwrap();
+            let parsed = crate::sgf::parse(&bytes, &Default::default());
+            for g in &parsed.collection.games {
+                games += 1;
+                let t1 = std::time::Instant::now();
+                let ds = super::check_properties(g);
+                check_time += t1.elapsed();
+                let t2 = std::time::Instant::now();
+                std::hint::black_box(crate::sgf::props::summary(g));
+                summary_time += t2.elapsed();
+                for d in ds {
+                    let shape: String = d.message.chars().map(|c| if c.is_ascii_digit() { '9' } else { c }).collect();
+                    let shape = shape.split('[').next().unwrap().chars().take(50).collect::<String>();
+                    let key = format!("{} {} | {}", d.code, d.severity, shape);
+                    let entry = counts.entry(key).or_default();
+                    entry.0 += 1;
+                    if entry.1.len() < 400 { entry.1.push(format!("{}: {}", p.strip_prefix(root).unwrap().display(), d.message)); }
+                }
+            }
+        }
+        eprintln!("{games} games, {:?} total, {:?} checking, {:?} summary", t.elapsed(), check_time, summary_time);
+        for (k, (n, ex)) in &counts {
+            eprintln!("== {k}: {n}");
+            let mut seen = std::collections::HashSet::new();
+            for m in ex { let msg = m.split_once(": ").unwrap().1.split(':').next().unwrap().to_string(); if seen.insert(msg) && seen.len() <= 25 { eprintln!("   {m}"); } }
+        }
+    }
+}
