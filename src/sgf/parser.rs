@@ -232,7 +232,11 @@ impl<'t> Parser<'t> {
                 self.game_diag(Code::EmptyVariation, at, "the game tree starts with a variation; an empty root node was added");
                 frame.last = Some(b.add_node(None, at as u32));
             } else {
-                self.game_diag(Code::EmptyVariation, at, "a variation holds no node before its own variations");
+                // `((;`: a variation opened twice. Reading the second '(' as
+                // nothing keeps the parentheses of the rest of the file
+                // balanced (as SGFC does); the tree's shape is the same.
+                self.game_diag(Code::EmptyVariation, at, "'(' opens a variation that holds no node; ignored");
+                return;
             }
         }
         frame.has_variations = true;

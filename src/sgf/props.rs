@@ -1,5 +1,5 @@
 //! Typed views of property values: points, moves, board sizes, numbers,
-//! colours and texts as SGF FF[4] defines them for Go (GM[1]), the
+//! colours and texts as SGF `FF[4]` defines them for Go (`GM[1]`), the
 //! catalogue of known properties ([`property_info`]), getters for the
 //! game-info properties, and the [`Summary`] of one game that `kifu info`
 //! prints.
@@ -178,7 +178,7 @@ pub enum Move {
 }
 
 /// Reads a `B`/`W` value: empty is a pass, and so is `tt` on boards up to
-/// 19x19 (the FF[3] habit). Any other two letters are a play, even off the
+/// 19x19 (the `FF[3]` habit). Any other two letters are a play, even off the
 /// board (the rules layer reports `off-board`); anything else (`a`,
 /// `dundefined`, `c c`) is a [`ValueError`].
 pub fn parse_move(value: &str, size: BoardSize) -> Result<Move, ValueError> {
@@ -235,8 +235,8 @@ pub fn parse_point_or_rectangle(value: &str) -> Result<(Point, Point), ValueErro
 
 /// Reads a list of points (`AB`, `AW`, `AE`, `MA`, `CR`, `SQ`, `TR`, `SL`
 /// and the old `L`, `M`...): each value a point or a rectangle `aa:cc`
-/// (FF[4] compressed point lists, corners in either order). An empty value
-/// is an error; use [`parse_elist_of_point`] where FF[4] allows one (`VW`,
+/// (`FF[4]` compressed point lists, corners in either order). An empty value
+/// is an error; use [`parse_elist_of_point`] where `FF[4]` allows one (`VW`,
 /// `DD`, `TB`, `TW`). Points come out in the order given, each once.
 pub fn parse_point_list<'a>(values: impl Iterator<Item = &'a str>) -> Result<Vec<Point>, ValueError> {
     let mut seen = PointSet::new();
@@ -297,7 +297,7 @@ impl BoardSize {
         BoardSize { width: size, height: size }
     }
 
-    /// Reads an `SZ` value: `19`, or `19:13` (FF[4]: columns:rows; a square
+    /// Reads an `SZ` value: `19`, or `19:13` (`FF[4]`: columns:rows; a square
     /// `19:19` is accepted).
     pub fn parse(s: &str) -> Result<BoardSize, ValueError> {
         let side = |part: &str| -> Result<u8, ValueError> {
@@ -414,7 +414,7 @@ impl fmt::Display for Color {
     }
 }
 
-/// Reads a Color: `B` or `W` (FF[4] says upper case; lower case is
+/// Reads a Color: `B` or `W` (`FF[4]` says upper case; lower case is
 /// accepted).
 pub fn parse_color(s: &str) -> Result<Color, ValueError> {
     match s.trim() {
@@ -476,8 +476,8 @@ pub fn parse_text(s: &str) -> Cow<'_, str> {
 // ---------------------------------------------------------------------------
 // The property catalogue
 
-/// What a property is about (FF[4] "property type", with the Go-specific
-/// and FF[1]-FF[3] properties filed where they belong).
+/// What a property is about (`FF[4]` "property type", with the Go-specific
+/// and `FF[1]-FF[3]` properties filed where they belong).
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
 pub enum PropKind {
     Root,
@@ -491,7 +491,7 @@ pub enum PropKind {
     Misc,
 }
 
-/// The value type of a property (FF[4] "property value").
+/// The value type of a property (`FF[4]` "property value").
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
 pub enum ValueType {
     /// The value must be empty: `KO[]`, `DO[]`, `IT[]`.
@@ -533,7 +533,7 @@ pub struct PropInfo {
     pub value: ValueType,
     /// Whether the property takes more than one value.
     pub list: bool,
-    /// An FF[1]-FF[3] property that FF[4] dropped.
+    /// An `FF[1]-FF[3]` property that `FF[4]` dropped.
     pub old: bool,
 }
 
@@ -635,14 +635,14 @@ catalogue! {
 }
 
 /// Looks a property up by its (normalised) identifier: every general and
-/// Go-specific FF[4] property, and the FF[1]-FF[3] ones still found in
+/// Go-specific `FF[4]` property, and the `FF[1]-FF[3]` ones still found in
 /// archives (`old`).
 pub fn property_info(id: &str) -> Option<&'static PropInfo> {
     PROPERTIES.binary_search_by(|p| p.id.cmp(id)).ok().map(|i| &PROPERTIES[i])
 }
 
 /// Checks that one value of a known property has the form its type
-/// requires, with the ranges FF[4] sets for Go (`SZ` 1..=52, `FF` 1..=4,
+/// requires, with the ranges `FF[4]` sets for Go (`SZ` 1..=52, `FF` 1..=4,
 /// `GM` >= 1, `ST` 0..=3, `PM` 0..=2, `HA` >= 0). An empty value of an
 /// elist is accepted here (whether it stands alone is the caller's
 /// business). Points are not checked against the board. The error message
