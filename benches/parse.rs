@@ -116,6 +116,9 @@ struct Row {
     bytes: u64,
     kifu: Vec<Duration>,
     peer: Vec<Duration>,
+    /// On-CPU time of the benchmark thread for each run, when the kernel tells it.
+    kifu_cpu: Option<Vec<Duration>>,
+    peer_cpu: Option<Vec<Duration>>,
     /// Raw bytes of the files given to sgf-parse in the timed runs (all but panics).
     peer_bytes: u64,
     peer_files: usize,
@@ -182,8 +185,11 @@ fn bench_set(name: &'static str, dir: &Path, runs: usize) -> Row {
 
     let mut kifu = Vec::with_capacity(runs);
     let mut peer = Vec::with_capacity(runs);
+    let mut kifu_cpu = Some(Vec::with_capacity(runs));
+    let mut peer_cpu = Some(Vec::with_capacity(runs));
     for run in 0..runs {
         // kifu: parse, count nodes from the model, drop.
+        let cpu_start = thread_cpu_time();
         let start = Instant::now();
         let mut nodes = 0usize;
         for b in &data {
@@ -192,10 +198,12 @@ fn bench_set(name: &'static str, dir: &Path, runs: usize) -> Row {
             black_box(&parsed);
         }
         kifu.push(start.elapsed());
+        record_cpu(&mut kifu_cpu, cpu_start);
         black_box(nodes);
 
         // sgf-parse: parse, count games (its node count needs a tree walk,
         // which is done in the check pass, not here), drop.
+        let cpu_start = thread_cpu_time();
         let start = Instant::now();
         let mut games = 0usize;
         for text in &peer_texts {
@@ -206,6 +214,7 @@ fn bench_set(name: &'static str, dir: &Path, runs: usize) -> Row {
             black_box(&result);
         }
         peer.push(start.elapsed());
+        record_cpu(&mut peer_cpu, cpu_start);
         black_box(games);
 
         eprintln!(
@@ -222,6 +231,8 @@ fn bench_set(name: &'static str, dir: &Path, runs: usize) -> Row {
         bytes,
         kifu,
         peer,
+        kifu_cpu,
+        peer_cpu,
         peer_bytes,
         peer_files: peer_texts.len(),
         peer_rejected,
@@ -266,6 +277,22 @@ fn count_nodes<P: sgf_parse::SgfProp>(root: &sgf_parse::SgfNode<P>) -> usize {
         stack.extend(node.children());
     }
     n
+}
+
+/// Time the calling thread has spent on a CPU (user + system), from
+/// `/proc/thread-self/schedstat`: unlike wall time, it leaves out the time
+/// other processes held the CPU. `None` where the file does not exist.
+fn thread_cpu_time() -> Option<Duration> {
+    let s = std::fs::read_to_string("/proc/thread-self/schedstat").ok()?;
+    let ns: u64 = s.split_whitespace().next()?.parse().ok()?;
+    Some(Duration::from_nanos(ns))
+}
+
+fn record_cpu(times: &mut Option<Vec<Duration>>, start: Option<Duration>) {
+    match (start, thread_cpu_time()) {
+        (Some(a), Some(b)) if times.is_some() => times.as_mut().unwrap().push(b.saturating_sub(a)),
+        _ => *times = None,
+    }
 }
 
 fn median(times: &[Duration]) -> f64 {
@@ -314,15 +341,21 @@ fn print_report(rows: &[Row], runs: usize) {
     );
     println!("Machine: {} ({} logical CPUs); date: {} UTC.", cpu_model(), nproc(), utc_now());
     println!();
-    println!("Details (untimed check pass, and run spread):");
+    println!("Details: games and nodes from the untimed check pass; run spread; the ratio from the fastest runs and from on-CPU time (both less sensitive to other load on the machine):");
     println!();
-    println!("| set | kifu games | kifu nodes | kifu files with errors | sgf-parse games | sgf-parse nodes | kifu run s (min / median / max) | sgf-parse run s (min / median / max) |");
-    println!("|---|---:|---:|---:|---:|---:|---:|---:|");
+    println!("| set | kifu games | kifu nodes | kifu files with errors | sgf-parse games | sgf-parse nodes | kifu run s (min / median / max) | sgf-parse run s (min / median / max) | ratio, fastest runs | ratio, median CPU time |");
+    println!("|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|");
     for r in rows {
         let (kmin, kmax) = spread(&r.kifu);
         let (pmin, pmax) = spread(&r.peer);
+        let per_byte = |t: f64, bytes: u64| bytes as f64 / t;
+        let best = per_byte(kmin, r.bytes) / per_byte(pmin, r.peer_bytes);
+        let cpu = match (&r.kifu_cpu, &r.peer_cpu) {
+            (Some(k), Some(p)) => format!("{:.1}x", per_byte(median(k), r.bytes) / per_byte(median(p), r.peer_bytes)),
+            _ => "n/a".to_string(),
+        };
         println!(
-            "| {} | {} | {} | {} | {} | {} | {:.3} / {:.3} / {:.3} | {:.3} / {:.3} / {:.3} |",
+            "| {} | {} | {} | {} | {} | {} | {:.3} / {:.3} / {:.3} | {:.3} / {:.3} / {:.3} | {:.1}x | {} |",
             r.name,
             r.kifu_games,
             r.kifu_nodes,
@@ -335,6 +368,8 @@ fn print_report(rows: &[Row], runs: usize) {
             pmin,
             median(&r.peer),
             pmax,
+            best,
+            cpu,
         );
     }
 }

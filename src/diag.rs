@@ -73,6 +73,7 @@ codes! {
     // Syntax.
     LeadingJunk = "leading-junk", Warning, "Text before the first game tree was ignored.";
     TrailingJunk = "trailing-junk", Warning, "Text after the last game tree was ignored.";
+    MissingOpenParen = "missing-open-paren", Warning, "The game tree does not start with '('; it was read from its first ';'.";
     MissingCloseParen = "missing-close-paren", Warning, "A game tree or variation is not closed by ')' before the end of the file.";
     UnexpectedCloseParen = "unexpected-close-paren", Warning, "A ')' closes nothing and was ignored.";
     UnterminatedValue = "unterminated-value", Error, "A property value is not closed by ']' before the end of the file.";

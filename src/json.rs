@@ -232,8 +232,14 @@ fn summary_json(game: &GameTree) -> String {
 /// writes them); everything else as is (UTF-8).
 fn push_str_literal(out: &mut String, s: &str) {
     out.push('"');
-    let mut start = 0;
-    for (i, &b) in s.as_bytes().iter().enumerate() {
+    let bytes = s.as_bytes();
+    let (mut i, mut start) = (0, 0);
+    while i < bytes.len() {
+        let b = bytes[i];
+        if !STRING_SPECIAL[b as usize] {
+            i += 1;
+            continue;
+        }
         let short = match b {
             b'"' => "\\\"",
             b'\\' => "\\\\",
@@ -242,8 +248,7 @@ fn push_str_literal(out: &mut String, s: &str) {
             b'\t' => "\\t",
             0x08 => "\\b",
             0x0c => "\\f",
-            0x00..=0x1f => "",
-            _ => continue,
+            _ => "",
         };
         out.push_str(&s[start..i]);
         if short.is_empty() {
@@ -251,7 +256,8 @@ fn push_str_literal(out: &mut String, s: &str) {
         } else {
             out.push_str(short);
         }
-        start = i + 1;
+        i += 1;
+        start = i;
     }
     out.push_str(&s[start..]);
     out.push('"');
@@ -524,6 +530,20 @@ pub fn from_json_lines(text: &str) -> Result<Vec<JsonDocument>, JsonError> {
     Ok(docs)
 }
 
+/// Bytes that end a run of plain string contents: `"`, `\\` and control
+/// characters.
+static STRING_SPECIAL: [bool; 256] = {
+    let mut table = [false; 256];
+    let mut i = 0;
+    while i < 0x20 {
+        table[i] = true;
+        i += 1;
+    }
+    table[b'"' as usize] = true;
+    table[b'\\' as usize] = true;
+    table
+};
+
 /// One segment of a JSON path.
 #[derive(Debug, Clone, Copy)]
 enum Seg {
@@ -737,24 +757,26 @@ impl<'a> Reader<'a> {
     /// Reads a string literal (the current byte must be `"`).
     fn string(&mut self) -> Result<Cow<'a, str>> {
         let open = self.pos;
+        let s = self.s;
         let mut i = open + 1;
         let mut escaped = false;
+        // A plain loop: most strings here are a few bytes long.
         loop {
-            let Some(j) = memchr::memchr2(b'"', b'\\', &self.s[i..]) else {
-                return Err(self.error_at(open, "unterminated string"));
-            };
-            if let Some(k) = self.s[i..i + j].iter().position(|&b| b < 0x20) {
-                return Err(self.error_at(i + k, "control character in a string (it must be escaped)"));
+            while i < s.len() && !STRING_SPECIAL[s[i] as usize] {
+                i += 1;
             }
-            i += j;
-            if self.s[i] == b'"' {
-                break;
+            match s.get(i) {
+                None => return Err(self.error_at(open, "unterminated string")),
+                Some(b'"') => break,
+                Some(b'\\') => {
+                    escaped = true;
+                    i += 2;
+                }
+                Some(_) => return Err(self.error_at(i, "control character in a string (it must be escaped)")),
             }
-            escaped = true;
-            i += 2;
-            if i > self.s.len() {
-                return Err(self.error_at(open, "unterminated string"));
-            }
+        }
+        if i >= s.len() {
+            return Err(self.error_at(open, "unterminated string"));
         }
         self.pos = i + 1;
         let raw = &self.text[open + 1..i];
@@ -1198,6 +1220,12 @@ impl<'a> Reader<'a> {
         if !id.bytes().all(|b| b.is_ascii_alphabetic()) {
             return Err(self.error_in("id", id_at, format!("{id:?} is not an SGF property identifier (ASCII letters only)")));
         }
+        if written.is_none() && id.bytes().all(|b| b.is_ascii_uppercase()) {
+            // The usual case, without allocating.
+            let id = push_arena(&mut self.arena, &id);
+            self.props.push(PropRec { id, written: None, values });
+            return Ok(());
+        }
         let (id, written) = match written {
             None => normalise_identifier(&id),
             Some((w, w_at)) => {
@@ -1221,7 +1249,8 @@ impl<'a> Reader<'a> {
 
     /// Builds the game read into the flat vectors, adding nodes in preorder.
     fn build(&mut self) -> GameTree {
-        let mut b = GameTreeBuilder::new();
+        // Room for the text and about as many records as were read.
+        let mut b = GameTreeBuilder::with_capacity(self.arena.len().max(self.props.len() * 8).max(self.nodes.len() * 8));
         let mut stack: Vec<(u32, Option<NodeId>)> = vec![(0, None)];
         let mut kids = Vec::new();
         while let Some((tree, parent)) = stack.pop() {

@@ -100,7 +100,7 @@ fn check_handicap(game: &GameTree, size: BoardSize, diagnostics: &mut Vec<Diagno
     if stones == expected || (handicap <= 1 && stones == 0) {
         return Vec::new();
     }
-    let placement = if stones == 0 { standard_handicap(size, expected) } else { Vec::new() };
+    let placement = if stones == 0 { implied_handicap(game, size, expected) } else { Vec::new() };
     let message = if placement.is_empty() {
         format!("HA[{handicap}] but {stones} handicap stone{} set up with AB", if stones == 1 { " is" } else { "s are" })
     } else {
@@ -109,6 +109,20 @@ fn check_handicap(game: &GameTree, size: BoardSize, diagnostics: &mut Vec<Diagno
     };
     diagnostics.push(Diagnostic::new(Code::HandicapMismatch, ha.offset(), message));
     placement
+}
+
+/// The standard placement, when the record shows the stones were there:
+/// White moves first and no early move lands on one of those points.
+fn implied_handicap(game: &GameTree, size: BoardSize, stones: usize) -> Vec<Point> {
+    let placement = standard_handicap(size, stones);
+    let moves: Vec<(&str, &str)> = game
+        .main_line()
+        .flat_map(|n| n.properties().filter(|p| matches!(p.id(), "B" | "W")).map(|p| (p.id(), p.first().unwrap_or(""))))
+        .take(30)
+        .collect();
+    let white_first = moves.first().is_some_and(|(color, _)| *color == "W");
+    let clash = moves.iter().any(|(_, value)| Point::parse(value).is_ok_and(|p| placement.contains(&p)));
+    if white_first && !clash { placement } else { Vec::new() }
 }
 
 /// The fixed handicap placement (Japanese order) on 9x9, 13x13 and 19x19.

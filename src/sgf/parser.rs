@@ -106,12 +106,18 @@ impl<'t> Parser<'t> {
             let Some(start) = self.find_tree_start() else {
                 if !games.is_empty() {
                     self.report_junk_until(self.s.len(), true);
+                } else if let Some(start) = self.find_unopened_tree() {
+                    // `;GM[1]...)` with the opening '(' lost (some Fox files).
+                    self.report_junk_until(start, false);
+                    self.game_diag(Code::MissingOpenParen, start, "the game tree does not start with '('; read from its first ';'");
+                    self.pos = start;
+                    games.push(self.game_tree(false));
                 }
                 break;
             };
             self.report_junk_until(start, !games.is_empty());
             self.pos = start;
-            games.push(self.game_tree());
+            games.push(self.game_tree(true));
             self.game += 1;
             if self.limit_hit {
                 break;
@@ -142,6 +148,15 @@ impl<'t> Parser<'t> {
         None
     }
 
+    /// The first `;` that starts a node (`;` then an identifier and `[`),
+    /// for a file whose tree lost its opening `(`.
+    fn find_unopened_tree(&self) -> Option<usize> {
+        memchr::memchr_iter(b';', &self.s[self.pos..]).map(|i| self.pos + i).find(|&at| {
+            let rest = &self.s[at + 1..];
+            space(rest).is_ok_and(|(rest, _)| identifier_then_value(rest))
+        })
+    }
+
     /// Reports non-blank text from `self.pos` to `end` as junk.
     fn report_junk_until(&mut self, end: usize, after_game: bool) {
         let junk = &self.text[self.pos..end];
@@ -160,14 +175,17 @@ impl<'t> Parser<'t> {
         }
     }
 
-    /// Reads one game tree starting at its `(`.
-    fn game_tree(&mut self) -> GameTree {
+    /// Reads one game tree starting at its `(` (or, when `opened` is false,
+    /// at its first `;`).
+    fn game_tree(&mut self, opened: bool) -> GameTree {
         let open = self.pos;
         let remaining = self.s.len() - open;
         let mut b = GameTreeBuilder::with_capacity(remaining.min(1 << 20));
         b.set_offset(open as u32);
         let mut stack = vec![Frame { attach: None, last: None, has_variations: false }];
-        self.pos += 1;
+        if opened {
+            self.pos += 1;
+        }
         loop {
             self.skip_space();
             let Some(c) = self.peek() else {
@@ -484,6 +502,7 @@ mod tests {
             ("(;)", &["empty-node"]),
             ("(;B;W[aa])", &["missing-value"]),
             ("(B[pp];W[dd])", &["missing-semicolon"]),
+            (";GM[1];B[pp])", &["missing-open-paren"]),
             ("(;B[aa]())", &["empty-variation"]),
             ("(;[aa])", &["value-without-property"]),
             ("(; illegal_chars FF[4])", &["unexpected-char"]),
