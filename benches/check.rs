@@ -140,6 +140,7 @@ fn run() -> i32 {
             Some(p) => PathBuf::from(p),
             None => Path::new(env!("CARGO_MANIFEST_DIR")).join("../shared/corpus"),
         };
+        let root = root.canonicalize().unwrap_or(root);
         if !root.is_dir() {
             panic::set_hook(default_hook);
             println!("check bench: SKIPPED: corpus not found at {} (set KIFU_CORPUS to its location)", root.display());

@@ -235,6 +235,14 @@ mod tests {
     }
 
     #[test]
+    fn every_code_is_documented() {
+        let doc = include_str!("../docs/diagnostics.md");
+        for code in CODES {
+            assert!(doc.contains(&format!("| `{}` |", code.name)), "docs/diagnostics.md lacks {}", code.name);
+        }
+    }
+
+    #[test]
     fn code_names_are_unique_kebab_case() {
         let mut names: Vec<_> = CODES.iter().map(|c| c.name).collect();
         names.sort();

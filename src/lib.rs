@@ -15,3 +15,8 @@ pub mod replay;
 pub mod report;
 pub mod rules;
 pub mod sgf;
+
+/// The README's Rust example, compiled and run as a doctest.
+#[cfg(doctest)]
+#[doc = include_str!("../README.md")]
+pub struct ReadmeDoctests;

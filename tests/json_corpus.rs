@@ -19,7 +19,6 @@ struct Counts {
     games: usize,
     nodes: usize,
     json_bytes: usize,
-    t: [f64; 5],
     /// (file, what went wrong)
     failures: Vec<(String, String)>,
 }
@@ -32,9 +31,7 @@ fn check_file(path: &Path, with_positions: bool, counts: &mut Counts) {
             return;
         }
     };
-    let t0 = std::time::Instant::now();
     let parsed = parse(&bytes, &Default::default());
-    counts.t[0] += t0.elapsed().as_secs_f64();
     counts.files += 1;
     counts.games += parsed.collection.games.len();
     counts.nodes += parsed.collection.games.iter().map(|g| g.len()).sum::<usize>();
@@ -42,10 +39,7 @@ fn check_file(path: &Path, with_positions: bool, counts: &mut Counts) {
     let fail = |counts: &mut Counts, what: &str| counts.failures.push((name.clone(), what.to_string()));
 
     let options = JsonOptions { positions: with_positions, pretty: false };
-    let t0 = std::time::Instant::now();
     let json = to_json(&name, &parsed, &options);
-    counts.t[1] += t0.elapsed().as_secs_f64();
-    let t0 = std::time::Instant::now();
     counts.json_bytes += json.len();
     if json.contains('\n') {
         fail(counts, "JSON output is not one line");
@@ -56,21 +50,16 @@ fn check_file(path: &Path, with_positions: bool, counts: &mut Counts) {
         Err(e) => fail(counts, &format!("JSON does not read back: {e}")),
     }
 
-    counts.t[2] += t0.elapsed().as_secs_f64();
-    let t0 = std::time::Instant::now();
     let sgf = write_collection(&parsed.collection);
     if parse_str(&sgf).collection != parsed.collection {
         fail(counts, "model → SGF text → model differs");
     }
 
-    counts.t[3] += t0.elapsed().as_secs_f64();
-    let t0 = std::time::Instant::now();
     let utf8 = set_utf8_charset(&parsed.collection);
     let again = parse(write_collection(&utf8).as_bytes(), &Default::default());
     if again.collection != utf8 {
         fail(counts, &format!("model → UTF-8 SGF bytes → model differs (read as {})", again.encoding.name()));
     }
-    counts.t[4] += t0.elapsed().as_secs_f64();
 }
 
 #[test]
@@ -112,7 +101,6 @@ fn corpus_round_trips_through_json_and_sgf() {
         total.games += part.games;
         total.nodes += part.nodes;
         total.json_bytes += part.json_bytes;
-        eprintln!("phases {:?}", part.t);
         total.failures.extend(part.failures);
     }
     total.failures.sort();
