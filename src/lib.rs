@@ -14,6 +14,7 @@ pub mod json;
 pub mod replay;
 pub mod report;
 pub mod rules;
+pub mod score;
 pub mod sgf;
 
 /// The README's Rust example, compiled and run as a doctest.

@@ -17,7 +17,7 @@ use crate::board::{Board, Cell, Color, Pt};
 use crate::diag::{Code, Diagnostic, Severity};
 use crate::rules::{KoRule, Rules, Suicide};
 use crate::sgf::props::{self, BoardSize, Move, Point};
-use crate::sgf::{Children, GameTree, Node};
+use crate::sgf::{Children, GameTree, Node, NodeId};
 
 /// Rule choices from the command line; `None` means "from the game".
 #[derive(Debug, Clone, Copy, Default)]
@@ -73,18 +73,52 @@ pub fn replay(game: &GameTree, overrides: &RuleOverrides) -> Replay {
     };
     let size = BoardSize { width: board.width() as u8, height: board.height() as u8 };
     let implicit_handicap = check_handicap(game, size, &mut diagnostics);
-    let mut r = Replayer {
-        rules,
-        size,
-        state: State { board, ko: None, last_mover: None, passes: 0, move_number: 0, repetition_reported: false },
-        seen: HashMap::default(),
-        history: Vec::new(),
-        path: Vec::new(),
-        diagnostics,
-        moves: 0,
-    };
+    let mut r = Replayer::new(rules, board, diagnostics);
     r.walk(game, &implicit_handicap);
     Replay { rules, diagnostics: r.diagnostics, moves: r.moves }
+}
+
+/// A position reached by replaying one line of a game.
+#[derive(Clone)]
+pub struct Position {
+    pub board: Board,
+    pub rules: Rules,
+    /// The player to move next (after the last move of the line).
+    pub to_move: Color,
+    /// Move properties played along the line.
+    pub moves: u32,
+    /// Whether the line ends with two consecutive passes.
+    pub ended_by_passes: bool,
+}
+
+/// The position after `target`, replaying only the line from the root to
+/// it (illegal moves are played where they can be, silently: `replay`
+/// reports them). `None` when the board size is unusable.
+pub fn position_at(game: &GameTree, target: NodeId, overrides: &RuleOverrides) -> Option<Position> {
+    let root = game.root();
+    let (rules, _) = overrides.resolve(root.get_value("RU"));
+    let size = props::board_size(root).ok()?;
+    let board = Board::new(size.width as usize, size.height as usize)?;
+    let implicit_handicap = check_handicap(game, size, &mut Vec::new());
+    let mut line: Vec<Node<'_>> = std::iter::successors(Some(game.node(target)), |n| n.parent()).collect();
+    line.reverse();
+    let mut r = Replayer::new(rules, board, Vec::new());
+    let mut last_mover = None;
+    for node in line {
+        r.visit(node);
+        if node.parent().is_none() && !implicit_handicap.is_empty() {
+            r.place_handicap(&implicit_handicap);
+            last_mover = Some(Color::Black);
+        }
+        if let Some(p) = node.properties().filter(|p| matches!(p.id(), "B" | "W")).last() {
+            last_mover = Some(if p.id() == "B" { Color::Black } else { Color::White });
+        }
+        if let Ok(Some(pl)) = props::player_to_move(node) {
+            last_mover = Some(if pl == props::Color::Black { Color::White } else { Color::Black });
+        }
+    }
+    let to_move = last_mover.map_or(Color::Black, Color::opponent);
+    Some(Position { board: r.state.board, rules, to_move, moves: r.state.move_number, ended_by_passes: r.state.passes >= 2 })
 }
 
 /// Checks HA[] against the handicap stones set up: in the root, or (as
@@ -187,6 +221,20 @@ struct Replayer {
 }
 
 impl Replayer {
+    fn new(rules: Rules, board: Board, diagnostics: Vec<Diagnostic>) -> Replayer {
+        let size = BoardSize { width: board.width() as u8, height: board.height() as u8 };
+        Replayer {
+            rules,
+            size,
+            state: State { board, ko: None, last_mover: None, passes: 0, move_number: 0, repetition_reported: false },
+            seen: HashMap::default(),
+            history: Vec::new(),
+            path: Vec::new(),
+            diagnostics,
+            moves: 0,
+        }
+    }
+
     fn walk<'a>(&mut self, game: &'a GameTree, implicit_handicap: &[Point]) {
         let mut branches: Vec<Branch<'a>> = Vec::new();
         let mut current = Some(game.root());

@@ -316,13 +316,13 @@ impl<'t> Parser<'t> {
         let Ok((rest, ident)) = identifier(&self.s[at..]) else { return self.junk() };
         self.pos = self.s.len() - rest.len();
         let written = &self.text[at..self.pos];
-        let upper: String = written.chars().filter(|c| c.is_ascii_uppercase()).collect();
-        if upper.is_empty() {
+        if ident.iter().all(u8::is_ascii_uppercase) {
+            b.add_property(written, None, at as u32);
+        } else if !ident.iter().any(u8::is_ascii_uppercase) {
             self.game_diag(Code::InvalidIdentifier, at, format!("property identifier '{written}' has no upper-case letter"));
             b.add_property(written, None, at as u32);
-        } else if upper.len() == ident.len() {
-            b.add_property(written, None, at as u32);
         } else {
+            let upper: String = written.chars().filter(|c| c.is_ascii_uppercase()).collect();
             self.game_diag(Code::OldIdentifier, at, format!("old-style identifier '{written}' read as {upper}"));
             b.add_property(&upper, Some(written), at as u32);
         }

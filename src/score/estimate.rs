@@ -1,0 +1,1 @@
+//! PLACEHOLDER: a helper replaces this whole file.
