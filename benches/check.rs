@@ -536,8 +536,13 @@ fn json_report(results: &[Measured], runs: usize, corpus: Option<&Path>) -> Stri
     serde_json::to_string_pretty(&doc).expect("json") + "\n"
 }
 
+/// Logical CPUs of the machine (not only those this process may run on).
 fn nproc() -> usize {
-    std::thread::available_parallelism().map(|n| n.get()).unwrap_or(1)
+    std::fs::read_to_string("/proc/cpuinfo")
+        .map(|s| s.lines().filter(|l| l.starts_with("processor")).count())
+        .ok()
+        .filter(|&n| n > 0)
+        .unwrap_or_else(|| std::thread::available_parallelism().map(|n| n.get()).unwrap_or(1))
 }
 
 fn cpu_model() -> String {

@@ -107,6 +107,13 @@ codes! {
     DoubleMove = "double-move", Error, "The same colour moves twice in a row with no PL or setup between.";
     RepeatedPosition = "repeated-position", Warning, "A whole-board position repeats where the rules allow it (the game may be void).";
     MoveAfterEnd = "move-after-end", Warning, "A move after two consecutive passes.";
+    // Scoring.
+    ResultSyntax = "result-syntax", Warning, "RE[] is not a valid SGF result.";
+    ResultMismatch = "result-mismatch", Warning, "The recount disagrees with the margin RE[] records.";
+    MissingKomi = "missing-komi", Warning, "The game has no usable KM[]; it was scored with komi 0.";
+    KomiScaled = "komi-scaled", Info, "KM[] was written x100 (Fox); it was read as points.";
+    SekiEyesCounted = "seki-eyes-counted", Info, "The record comes from a server (KGS) whose Japanese scoring counts seki eyes; kifu followed it.";
+    IllegalMoveLoses = "illegal-move-loses", Info, "Under Japanese rules (Art. 14) the player who made an illegal move loses the game.";
 }
 
 impl Code {

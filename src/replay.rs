@@ -343,7 +343,13 @@ impl Replayer {
             let message = format!("setup leaves {} chain{} without liberty (at {})", dead.len(), if dead.len() == 1 { "" } else { "s" }, self.describe(point));
             self.diagnostics.push(Diagnostic::new(Code::SetupWithoutLiberty, at, message));
         }
-        let key = self.key(Color::Black);
+        // The set-up position is remembered with the player PL names (Black
+        // when there is none), so a situational cycle back to it is found.
+        let to_move = match props::player_to_move(node) {
+            Ok(Some(props::Color::White)) => Color::White,
+            _ => Color::Black,
+        };
+        let key = self.key(to_move);
         self.remember(key);
     }
 

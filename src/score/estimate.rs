@@ -1,1 +1,1131 @@
-//! PLACEHOLDER: a helper replaces this whole file.
+//! Dead stones of a finished game's final position, decided from the
+//! position alone and deterministically (same board, same answer, on every
+//! machine).
+//!
+//! The method: Benson's algorithm finds the chains that are alive even if
+//! their owner never plays again (pass-alive); they are never dead, and the
+//! opponent's stones inside their small enclosed regions always are. The
+//! other chains are judged by Monte-Carlo ownership: light playouts from the
+//! final position (random legal moves that never fill a player's own eye,
+//! never put a chain of two or more stones in atari, capture and escape
+//! around the last move) until both players pass; a chain whose points end
+//! up owned by the opponent in most playouts is dead, and one owned in a
+//! share near the middle is reported as unsure. The random numbers come
+//! from the board's hash through splitmix64 and xorshift, so the answer
+//! depends on the stones only. Seki shows in the playouts as shared
+//! liberties that stay empty because filling them is self-atari.
+//!
+//! This module knows the board only; counting the score (territory, seki
+//! eyes, komi) is the caller's job.
+
+use crate::board::{Board, Cell, Pt};
+
+/// What [`estimate`] decided about a final position.
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub struct Estimate {
+    /// Every dead stone (each point of each dead chain).
+    pub dead: Vec<Pt>,
+    /// One point per chain the estimator was unsure of (it kept its call, but says so).
+    pub unsure: Vec<Pt>,
+    /// Empty points that are dame of a seki, and the chains in seki (one point each).
+    pub seki_points: Vec<Pt>,
+}
+
+/// Playouts always run (unless every chain is pass-alive or decided by Benson).
+const MIN_PLAYOUTS: usize = 32;
+/// Playouts at most, when some chain stays in the uncertain band.
+const MAX_PLAYOUTS: usize = 96;
+/// Playouts are run in batches of this size between convergence checks.
+const BATCH: usize = 16;
+/// A chain whose own share of playouts is below this is dead.
+const DEAD_BELOW: f64 = 0.5;
+/// A chain whose own share lies within this distance of `DEAD_BELOW` is unsure.
+const UNSURE_BAND: f64 = 0.2;
+/// Early stop: every undecided chain's share is outside [SETTLED, 1 - SETTLED].
+const SETTLED: f64 = 0.15;
+/// An empty point left neutral (both colours beside it) in at least this
+/// share of playouts, between living chains of both colours, is a seki dame.
+const SEKI_NEUTRAL: f64 = 0.6;
+
+/// Decides the dead stones, the unsure chains and the seki of a final position.
+pub fn estimate(board: &Board) -> Estimate {
+    Estimator::new(board).run()
+}
+
+const EMPTY: u8 = 0;
+const BLACK: u8 = 1;
+const WHITE: u8 = 2;
+const BORDER: u8 = 3;
+const NO_CHAIN: u32 = u32::MAX;
+
+fn cell_code(c: Cell) -> u8 {
+    match c {
+        Cell::Empty => EMPTY,
+        Cell::Black => BLACK,
+        Cell::White => WHITE,
+        Cell::Border => BORDER,
+    }
+}
+
+/// A chain of the final position.
+struct Chain {
+    color: u8,
+    /// Range into `Estimator::stones`.
+    start: u32,
+    len: u32,
+}
+
+struct Estimator {
+    stride: usize,
+    /// On-board points, row by row.
+    points: Vec<usize>,
+    cells: Vec<u8>,
+    chain_of: Vec<u32>,
+    chains: Vec<Chain>,
+    stones: Vec<usize>,
+    hash: u64,
+}
+
+impl Estimator {
+    fn new(board: &Board) -> Estimator {
+        let stride = board.width() + 2;
+        let n = stride * (board.height() + 2);
+        let mut cells = vec![BORDER; n];
+        let points: Vec<usize> = board.points().map(|p| p as usize).collect();
+        for &p in &points {
+            cells[p] = cell_code(board.cell(p as Pt));
+        }
+        debug_assert!(points.first().is_none_or(|&p| p == stride + 1));
+        let mut e = Estimator { stride, points, cells, chain_of: vec![NO_CHAIN; n], chains: Vec::new(), stones: Vec::new(), hash: board.hash() };
+        e.find_chains();
+        e
+    }
+
+    fn nbrs(&self, p: usize) -> [usize; 4] {
+        [p - self.stride, p - 1, p + 1, p + self.stride]
+    }
+
+    fn find_chains(&mut self) {
+        let mut stack = Vec::new();
+        for i in 0..self.points.len() {
+            let p = self.points[i];
+            let c = self.cells[p];
+            if (c != BLACK && c != WHITE) || self.chain_of[p] != NO_CHAIN {
+                continue;
+            }
+            let id = self.chains.len() as u32;
+            let start = self.stones.len() as u32;
+            self.chain_of[p] = id;
+            stack.push(p);
+            while let Some(q) = stack.pop() {
+                self.stones.push(q);
+                for n in self.nbrs(q) {
+                    if self.cells[n] == c && self.chain_of[n] == NO_CHAIN {
+                        self.chain_of[n] = id;
+                        stack.push(n);
+                    }
+                }
+            }
+            let len = self.stones.len() as u32 - start;
+            self.chains.push(Chain { color: c, start, len });
+        }
+    }
+
+    fn chain_stones(&self, id: usize) -> &[usize] {
+        let c = &self.chains[id];
+        &self.stones[c.start as usize..(c.start + c.len) as usize]
+    }
+
+    fn run(&self) -> Estimate {
+        let nchains = self.chains.len();
+        // Benson: pass-alive chains, and enemy stones unconditionally dead.
+        let mut pass_alive = vec![false; nchains];
+        let mut sure_dead = vec![false; nchains];
+        for color in [BLACK, WHITE] {
+            self.benson(color, &mut pass_alive, &mut sure_dead);
+        }
+        let undecided: Vec<usize> = (0..nchains).filter(|&i| !pass_alive[i] && !sure_dead[i]).collect();
+
+        // Playouts.
+        let n = self.cells.len();
+        let mut own_black = vec![0u32; n];
+        let mut own_white = vec![0u32; n];
+        let mut neutral = vec![0u32; n];
+        let mut playouts = 0usize;
+        if !undecided.is_empty() {
+            let template = Light::from_cells(self.stride, &self.cells, &self.points);
+            let mut light = template.clone();
+            let mut rng = Rng::new(self.hash ^ ((self.stride as u64) << 48) ^ ((n as u64) << 32));
+            let max_moves = 3 * self.points.len() + 20;
+            while playouts < MAX_PLAYOUTS {
+                for _ in 0..BATCH {
+                    light.copy_from(&template);
+                    let first = if playouts % 2 == 0 { BLACK } else { WHITE };
+                    light.playout(&mut rng, first, max_moves);
+                    light.tally(&self.points, &mut own_black, &mut own_white, &mut neutral);
+                    playouts += 1;
+                }
+                if playouts >= MIN_PLAYOUTS {
+                    let settled = undecided.iter().all(|&id| {
+                        let s = self.own_share(id, &own_black, &own_white, playouts);
+                        s <= SETTLED || s >= 1.0 - SETTLED
+                    });
+                    if settled {
+                        break;
+                    }
+                }
+            }
+        }
+
+        let mut dead_chain = vec![false; nchains];
+        let mut unsure = Vec::new();
+        for id in 0..nchains {
+            if pass_alive[id] {
+                continue;
+            }
+            if sure_dead[id] {
+                dead_chain[id] = true;
+                continue;
+            }
+            let s = self.own_share(id, &own_black, &own_white, playouts);
+            if s < DEAD_BELOW {
+                dead_chain[id] = true;
+            }
+            if (s - DEAD_BELOW).abs() < UNSURE_BAND {
+                unsure.push(self.chain_stones(id)[0] as Pt);
+            }
+        }
+
+        // Seki: empty points between living chains of both colours that the
+        // playouts leave empty and neutral.
+        let mut seki_points = Vec::new();
+        let mut seki_chain = vec![false; nchains];
+        if playouts > 0 {
+            for &p in &self.points {
+                if self.cells[p] != EMPTY || (neutral[p] as f64) < SEKI_NEUTRAL * playouts as f64 {
+                    continue;
+                }
+                let mut sides = 0u8;
+                let mut beside = [NO_CHAIN; 4];
+                for (k, q) in self.nbrs(p).into_iter().enumerate() {
+                    let id = self.chain_of[q];
+                    if id != NO_CHAIN && !dead_chain[id as usize] {
+                        sides |= self.chains[id as usize].color;
+                        beside[k] = id;
+                    }
+                }
+                if sides == BLACK | WHITE {
+                    seki_points.push(p as Pt);
+                    for id in beside.into_iter().filter(|&id| id != NO_CHAIN) {
+                        seki_chain[id as usize] = true;
+                    }
+                }
+            }
+        }
+        for (id, _) in seki_chain.iter().enumerate().filter(|(_, s)| **s) {
+            seki_points.push(self.chain_stones(id)[0] as Pt);
+        }
+
+        let mut dead: Vec<Pt> = Vec::new();
+        for (id, _) in dead_chain.iter().enumerate().filter(|(_, d)| **d) {
+            dead.extend(self.chain_stones(id).iter().map(|&p| p as Pt));
+        }
+        dead.sort_unstable();
+        unsure.sort_unstable();
+        seki_points.sort_unstable();
+        Estimate { dead, unsure, seki_points }
+    }
+
+    /// Share of playouts (averaged over its stones) in which the chain's
+    /// points ended owned by its own colour.
+    fn own_share(&self, id: usize, own_black: &[u32], own_white: &[u32], playouts: usize) -> f64 {
+        if playouts == 0 {
+            return 1.0;
+        }
+        let own = if self.chains[id].color == BLACK { own_black } else { own_white };
+        let stones = self.chain_stones(id);
+        let sum: u64 = stones.iter().map(|&p| own[p] as u64).sum();
+        sum as f64 / (stones.len() * playouts) as f64
+    }
+
+    /// Benson's algorithm for `color`: marks its pass-alive chains, and the
+    /// enemy chains lying in small regions enclosed by them (unconditionally
+    /// dead).
+    fn benson(&self, color: u8, pass_alive: &mut [bool], sure_dead: &mut [bool]) {
+        let n = self.cells.len();
+        // Regions: connected sets of points that are not `color` stones.
+        let mut region_of = vec![u32::MAX; n];
+        struct Region {
+            /// Chains of `color` next to the region.
+            border: Vec<u32>,
+            /// Chains of `color` next to every empty point of the region.
+            vital_to: Vec<u32>,
+            has_empty: bool,
+            /// Enemy chains inside.
+            enemies: Vec<u32>,
+        }
+        let mut regions: Vec<Region> = Vec::new();
+        let mut stack = Vec::new();
+        for &p in &self.points {
+            if self.cells[p] == color || region_of[p] != u32::MAX {
+                continue;
+            }
+            let rid = regions.len() as u32;
+            let mut r = Region { border: Vec::new(), vital_to: Vec::new(), has_empty: false, enemies: Vec::new() };
+            region_of[p] = rid;
+            stack.push(p);
+            while let Some(q) = stack.pop() {
+                let mut beside = [NO_CHAIN; 4];
+                for (k, m) in self.nbrs(q).into_iter().enumerate() {
+                    let c = self.cells[m];
+                    if c == color {
+                        let id = self.chain_of[m];
+                        beside[k] = id;
+                        if !r.border.contains(&id) {
+                            r.border.push(id);
+                        }
+                    } else if c != BORDER && region_of[m] == u32::MAX {
+                        region_of[m] = rid;
+                        stack.push(m);
+                    }
+                }
+                if self.cells[q] == EMPTY {
+                    if !r.has_empty {
+                        r.has_empty = true;
+                        r.vital_to = beside.iter().copied().filter(|&id| id != NO_CHAIN).collect();
+                        r.vital_to.dedup();
+                    } else {
+                        r.vital_to.retain(|id| beside.contains(id));
+                    }
+                } else {
+                    let id = self.chain_of[q];
+                    if !r.enemies.contains(&id) {
+                        r.enemies.push(id);
+                    }
+                }
+            }
+            regions.push(r);
+        }
+        let mut alive: Vec<bool> = self.chains.iter().map(|c| c.color == color).collect();
+        let mut region_ok = vec![true; regions.len()];
+        loop {
+            let mut changed = false;
+            for (rid, r) in regions.iter().enumerate() {
+                if region_ok[rid] && r.border.iter().any(|&id| !alive[id as usize]) {
+                    region_ok[rid] = false;
+                }
+            }
+            let mut vital_count = vec![0u32; self.chains.len()];
+            for (rid, r) in regions.iter().enumerate() {
+                if region_ok[rid] && r.has_empty {
+                    for &id in &r.vital_to {
+                        vital_count[id as usize] += 1;
+                    }
+                }
+            }
+            for (id, a) in alive.iter_mut().enumerate() {
+                if *a && vital_count[id] < 2 {
+                    *a = false;
+                    changed = true;
+                }
+            }
+            if !changed {
+                break;
+            }
+        }
+        for (id, a) in alive.iter().enumerate() {
+            if *a {
+                pass_alive[id] = true;
+            }
+        }
+        // Enemy stones in a region bordered by pass-alive chains only, each
+        // of whose empty points is a liberty of one of them, cannot live.
+        for (rid, r) in regions.iter().enumerate() {
+            if region_ok[rid] && r.has_empty && !r.border.is_empty() && !r.vital_to.is_empty() && r.vital_to.iter().all(|&id| alive[id as usize]) {
+                for &e in &r.enemies {
+                    sure_dead[e as usize] = true;
+                }
+            }
+        }
+    }
+}
+
+/// Deterministic random numbers: splitmix64 for the seed, xorshift64* after.
+struct Rng(u64);
+
+impl Rng {
+    fn new(seed: u64) -> Rng {
+        let mut z = seed.wrapping_add(0x9e37_79b9_7f4a_7c15);
+        z = (z ^ (z >> 30)).wrapping_mul(0xbf58_476d_1ce4_e5b9);
+        z = (z ^ (z >> 27)).wrapping_mul(0x94d0_49bb_1331_11eb);
+        z ^= z >> 31;
+        Rng(if z == 0 { 0x2545_f491_4f6c_dd1d } else { z })
+    }
+
+    fn next(&mut self) -> u64 {
+        let mut x = self.0;
+        x ^= x >> 12;
+        x ^= x << 25;
+        x ^= x >> 27;
+        self.0 = x;
+        x.wrapping_mul(0x2545_f491_4f6c_dd1d)
+    }
+
+    /// A number in 0..n (n > 0).
+    fn below(&mut self, n: usize) -> usize {
+        (((self.next() >> 32) * n as u64) >> 32) as usize
+    }
+}
+
+/// A light board for playouts: chains as circular lists with pseudo-liberty
+/// count, sum and sum of squares (a chain is in atari exactly when
+/// count * squares == sum * sum), and the list of empty points.
+#[derive(Clone)]
+struct Light {
+    stride: usize,
+    cells: Vec<u8>,
+    head: Vec<u16>,
+    next: Vec<u16>,
+    size: Vec<u16>,
+    nlib: Vec<u16>,
+    lsum: Vec<u32>,
+    lsq: Vec<u64>,
+    empties: Vec<u16>,
+    epos: Vec<u16>,
+    /// The point the player to move may not take (simple ko), or 0.
+    ko: usize,
+}
+
+impl Light {
+    fn from_cells(stride: usize, cells: &[u8], points: &[usize]) -> Light {
+        let n = cells.len();
+        let mut b = Light {
+            stride,
+            cells: vec![BORDER; n],
+            head: vec![0; n],
+            next: vec![0; n],
+            size: vec![0; n],
+            nlib: vec![0; n],
+            lsum: vec![0; n],
+            lsq: vec![0; n],
+            empties: Vec::with_capacity(points.len()),
+            epos: vec![0; n],
+            ko: 0,
+        };
+        for &p in points {
+            b.cells[p] = EMPTY;
+            b.epos[p] = b.empties.len() as u16;
+            b.empties.push(p as u16);
+        }
+        // Place the stones as moves without captures; then remove chains
+        // left without liberty (possible only after setup).
+        for &p in points {
+            let c = cells[p];
+            if c == BLACK || c == WHITE {
+                b.put(p, c);
+            }
+        }
+        for &p in points {
+            let c = b.cells[p];
+            if (c == BLACK || c == WHITE) && b.nlib[b.head[p] as usize] == 0 {
+                b.remove_chain(b.head[p] as usize);
+            }
+        }
+        b
+    }
+
+    fn copy_from(&mut self, o: &Light) {
+        self.cells.copy_from_slice(&o.cells);
+        self.head.copy_from_slice(&o.head);
+        self.next.copy_from_slice(&o.next);
+        self.size.copy_from_slice(&o.size);
+        self.nlib.copy_from_slice(&o.nlib);
+        self.lsum.copy_from_slice(&o.lsum);
+        self.lsq.copy_from_slice(&o.lsq);
+        self.empties.clear();
+        self.empties.extend_from_slice(&o.empties);
+        self.epos.copy_from_slice(&o.epos);
+        self.ko = o.ko;
+    }
+
+    #[inline]
+    fn nbrs(&self, p: usize) -> [usize; 4] {
+        [p - self.stride, p - 1, p + 1, p + self.stride]
+    }
+
+    #[inline]
+    fn add_lib(&mut self, h: usize, l: usize) {
+        self.nlib[h] += 1;
+        self.lsum[h] += l as u32;
+        self.lsq[h] += (l * l) as u64;
+    }
+
+    #[inline]
+    fn sub_lib(&mut self, h: usize, l: usize) {
+        self.nlib[h] -= 1;
+        self.lsum[h] -= l as u32;
+        self.lsq[h] -= (l * l) as u64;
+    }
+
+    /// Whether the chain with head `h` has exactly one liberty.
+    #[inline]
+    fn in_atari(&self, h: usize) -> bool {
+        let n = self.nlib[h] as u64;
+        n > 0 && n * self.lsq[h] == (self.lsum[h] as u64) * (self.lsum[h] as u64)
+    }
+
+    /// The only liberty of a chain in atari.
+    #[inline]
+    fn atari_lib(&self, h: usize) -> usize {
+        (self.lsum[h] / self.nlib[h] as u32) as usize
+    }
+
+    fn remove_empty(&mut self, p: usize) {
+        let i = self.epos[p] as usize;
+        let last = *self.empties.last().expect("an empty point");
+        self.empties[i] = last;
+        self.epos[last as usize] = i as u16;
+        self.empties.pop();
+    }
+
+    fn add_empty(&mut self, p: usize) {
+        self.epos[p] = self.empties.len() as u16;
+        self.empties.push(p as u16);
+    }
+
+    /// Places a stone without capturing.
+    fn put(&mut self, p: usize, c: u8) {
+        self.remove_empty(p);
+        self.cells[p] = c;
+        self.head[p] = p as u16;
+        self.next[p] = p as u16;
+        self.size[p] = 1;
+        self.nlib[p] = 0;
+        self.lsum[p] = 0;
+        self.lsq[p] = 0;
+        for n in self.nbrs(p) {
+            match self.cells[n] {
+                EMPTY => self.add_lib(p, n),
+                BLACK | WHITE => {
+                    let h = self.head[n] as usize;
+                    self.sub_lib(h, p);
+                }
+                _ => {}
+            }
+        }
+        for n in self.nbrs(p) {
+            if self.cells[n] == c {
+                let (a, b) = (self.head[p] as usize, self.head[n] as usize);
+                if a != b {
+                    self.merge(a, b);
+                }
+            }
+        }
+    }
+
+    fn merge(&mut self, a: usize, b: usize) {
+        let (big, small) = if self.size[a] >= self.size[b] { (a, b) } else { (b, a) };
+        let mut q = small;
+        loop {
+            self.head[q] = big as u16;
+            q = self.next[q] as usize;
+            if q == small {
+                break;
+            }
+        }
+        self.next.swap(big, small);
+        self.size[big] += self.size[small];
+        self.nlib[big] += self.nlib[small];
+        self.lsum[big] += self.lsum[small];
+        self.lsq[big] += self.lsq[small];
+    }
+
+    /// Removes the chain with head `h`; returns its size.
+    fn remove_chain(&mut self, h: usize) -> usize {
+        let mut q = h;
+        loop {
+            self.cells[q] = EMPTY;
+            self.add_empty(q);
+            q = self.next[q] as usize;
+            if q == h {
+                break;
+            }
+        }
+        loop {
+            for n in self.nbrs(q) {
+                let c = self.cells[n];
+                if c == BLACK || c == WHITE {
+                    let hn = self.head[n] as usize;
+                    self.add_lib(hn, q);
+                }
+            }
+            q = self.next[q] as usize;
+            if q == h {
+                break;
+            }
+        }
+        self.size[h] as usize
+    }
+
+    /// Plays a legal move: captures, and sets the ko point.
+    fn play(&mut self, p: usize, c: u8) {
+        let opp = BLACK + WHITE - c;
+        self.ko = 0;
+        self.put(p, c);
+        let mut captured = 0;
+        let mut last_capture = 0;
+        for n in self.nbrs(p) {
+            if self.cells[n] == opp {
+                let h = self.head[n] as usize;
+                if self.nlib[h] == 0 {
+                    captured += self.remove_chain(h);
+                    last_capture = n;
+                }
+            }
+        }
+        let h = self.head[p] as usize;
+        if captured == 1 && self.size[h] == 1 && self.nlib[h] == 1 {
+            self.ko = last_capture;
+        }
+    }
+
+    /// Legal for `c` (no suicide, no immediate ko retake).
+    fn legal(&self, p: usize, c: u8) -> bool {
+        if p == self.ko {
+            return false;
+        }
+        for n in self.nbrs(p) {
+            match self.cells[n] {
+                EMPTY => return true,
+                BORDER => {}
+                x => {
+                    let atari = self.in_atari(self.head[n] as usize);
+                    if (x == c) != atari {
+                        return true;
+                    }
+                }
+            }
+        }
+        false
+    }
+
+    /// A point whose neighbours are all `c` and whose diagonals do not make
+    /// it false: `c` never fills it.
+    fn is_eye(&self, p: usize, c: u8) -> bool {
+        for n in self.nbrs(p) {
+            let x = self.cells[n];
+            if x != c && x != BORDER {
+                return false;
+            }
+        }
+        let opp = BLACK + WHITE - c;
+        let s = self.stride;
+        let mut bad = 0;
+        let mut edge = false;
+        for d in [p - s - 1, p - s + 1, p + s - 1, p + s + 1] {
+            match self.cells[d] {
+                BORDER => edge = true,
+                x if x == opp => bad += 1,
+                _ => {}
+            }
+        }
+        if edge { bad == 0 } else { bad < 2 }
+    }
+
+    /// For a legal move: whether it captures, and the size of its chain
+    /// and (up to 2) its distinct liberties afterwards.
+    fn after(&self, p: usize, c: u8) -> (bool, usize, usize) {
+        let mut libs = [0usize; 2];
+        let mut k = 0;
+        let add = |x: usize, libs: &mut [usize; 2], k: &mut usize| {
+            if x != p && !libs[..*k].contains(&x) && *k < 2 {
+                libs[*k] = x;
+                *k += 1;
+            }
+        };
+        let opp = BLACK + WHITE - c;
+        let mut size = 1;
+        let mut seen = [usize::MAX; 4];
+        for (i, n) in self.nbrs(p).into_iter().enumerate() {
+            match self.cells[n] {
+                EMPTY => add(n, &mut libs, &mut k),
+                x if x == opp => {
+                    if self.in_atari(self.head[n] as usize) {
+                        return (true, 0, 2);
+                    }
+                }
+                x if x == c => {
+                    let h = self.head[n] as usize;
+                    if !seen[..i].contains(&h) {
+                        seen[i] = h;
+                        size += self.size[h] as usize;
+                    }
+                }
+                _ => {}
+            }
+        }
+        if k >= 2 {
+            return (false, size, k);
+        }
+        for &h in seen.iter().filter(|&&h| h != usize::MAX) {
+            let mut q = h;
+            loop {
+                for n in self.nbrs(q) {
+                    if self.cells[n] == EMPTY {
+                        add(n, &mut libs, &mut k);
+                    }
+                }
+                if k >= 2 {
+                    return (false, size, k);
+                }
+                q = self.next[q] as usize;
+                if q == h {
+                    break;
+                }
+            }
+        }
+        (false, size, k)
+    }
+
+    /// Whether the playout policy accepts a legal move.
+    fn acceptable(&self, p: usize, c: u8) -> bool {
+        if self.is_eye(p, c) {
+            return false;
+        }
+        let (captures, size, libs) = self.after(p, c);
+        captures || libs >= 2 || size < 2
+    }
+
+    /// A move answering the last one: capture the chain just played if it
+    /// is in atari; otherwise save an own chain it put in atari by extending.
+    fn reply(&self, last: usize, c: u8) -> Option<usize> {
+        let opp = BLACK + WHITE - c;
+        if self.cells[last] == opp {
+            let h = self.head[last] as usize;
+            if self.in_atari(h) {
+                let l = self.atari_lib(h);
+                if self.legal(l, c) {
+                    return Some(l);
+                }
+            }
+        }
+        for n in self.nbrs(last) {
+            if self.cells[n] == c {
+                let h = self.head[n] as usize;
+                if self.in_atari(h) {
+                    let l = self.atari_lib(h);
+                    if self.legal(l, c) {
+                        let (captures, _, libs) = self.after(l, c);
+                        if captures || libs >= 2 {
+                            return Some(l);
+                        }
+                    }
+                }
+            }
+        }
+        None
+    }
+
+    fn choose(&self, rng: &mut Rng, c: u8, last: usize) -> Option<usize> {
+        if last != 0 {
+            if let Some(p) = self.reply(last, c) {
+                return Some(p);
+            }
+        }
+        let n = self.empties.len();
+        if n == 0 {
+            return None;
+        }
+        let start = rng.below(n);
+        for i in 0..n {
+            let mut j = start + i;
+            if j >= n {
+                j -= n;
+            }
+            let p = self.empties[j] as usize;
+            if self.legal(p, c) && self.acceptable(p, c) {
+                return Some(p);
+            }
+        }
+        None
+    }
+
+    fn playout(&mut self, rng: &mut Rng, first: u8, max_moves: usize) {
+        let mut c = first;
+        let mut passes = 0;
+        let mut last = 0;
+        let mut moves = 0;
+        while passes < 2 && moves < max_moves {
+            match self.choose(rng, c, last) {
+                Some(p) => {
+                    self.play(p, c);
+                    passes = 0;
+                    last = p;
+                }
+                None => {
+                    passes += 1;
+                    last = 0;
+                    self.ko = 0;
+                }
+            }
+            moves += 1;
+            c = BLACK + WHITE - c;
+        }
+    }
+
+    /// Adds this playout's final ownership to the counts.
+    fn tally(&self, points: &[usize], own_black: &mut [u32], own_white: &mut [u32], neutral: &mut [u32]) {
+        for &p in points {
+            match self.cells[p] {
+                BLACK => own_black[p] += 1,
+                WHITE => own_white[p] += 1,
+                _ => {
+                    let mut colors = 0u8;
+                    for n in self.nbrs(p) {
+                        let x = self.cells[n];
+                        if x == BLACK || x == WHITE {
+                            colors |= x;
+                        }
+                    }
+                    match colors {
+                        BLACK => own_black[p] += 1,
+                        WHITE => own_white[p] += 1,
+                        3 => neutral[p] += 1,
+                        _ => {}
+                    }
+                }
+            }
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::board::Color;
+
+    fn board_from(rows: &[&str]) -> Board {
+        let mut b = Board::new(rows[0].len(), rows.len()).unwrap();
+        for (y, row) in rows.iter().enumerate() {
+            for (x, c) in row.chars().enumerate() {
+                let cell = match c {
+                    'X' => Cell::Black,
+                    'O' => Cell::White,
+                    _ => continue,
+                };
+                let p = b.point(x, y).unwrap();
+                b.set(p, cell);
+            }
+        }
+        b.rebuild_chains();
+        b
+    }
+
+    fn pts(b: &Board, xy: &[(usize, usize)]) -> Vec<Pt> {
+        let mut v: Vec<Pt> = xy.iter().map(|&(x, y)| b.point(x, y).unwrap()).collect();
+        v.sort_unstable();
+        v
+    }
+
+    #[test]
+    fn dead_single_stone_inside_territory() {
+        let b = board_from(&[
+            ".....X.O.", //
+            "..O..X.O.",
+            ".....X.O.",
+            ".....X.O.",
+            ".....X.O.",
+            "XXXXXX.O.",
+            "OOOOOOOO.",
+            ".........",
+            ".........",
+        ]);
+        let e = estimate(&b);
+        assert_eq!(e.dead, pts(&b, &[(2, 1)]));
+    }
+
+    // Further tests are below (in the later part of this module).
+
+    /// Measurement on the KGS corpus (see `kgs_markup_agreement`).
+    mod kgs {
+        use super::*;
+        use crate::replay::{RuleOverrides, position_at};
+        use crate::rules::{HandicapBonus, Scoring};
+        use crate::sgf::props;
+        use std::path::{Path, PathBuf};
+        use std::time::Instant;
+
+        pub struct Game {
+            pub name: String,
+            pub board: Board,
+            pub scoring: Scoring,
+            pub bonus: HandicapBonus,
+            pub komi: f64,
+            pub handicap: i64,
+            /// RE margin, positive for Black; None when not a counted result.
+            pub margin: Option<f64>,
+            /// Dead stones from TB/TW markup in the last node, when present.
+            pub markup_dead: Option<Vec<Pt>>,
+        }
+
+        pub fn corpus() -> Option<PathBuf> {
+            let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("../shared/corpus/kgs");
+            if dir.is_dir() {
+                Some(dir)
+            } else {
+                eprintln!("skipped: ../shared/corpus/kgs is absent (the corpus is not part of a user's clone)");
+                None
+            }
+        }
+
+        fn parse_margin(re: &str) -> Option<f64> {
+            let re = re.trim();
+            let (sign, rest) = if let Some(r) = re.strip_prefix("B+") {
+                (1.0, r)
+            } else if let Some(r) = re.strip_prefix("W+") {
+                (-1.0, r)
+            } else {
+                return None;
+            };
+            rest.trim().parse::<f64>().ok().map(|m| sign * m)
+        }
+
+        fn load_file(path: &Path, out: &mut Vec<Game>) {
+            let Ok(bytes) = std::fs::read(path) else { return };
+            let parsed = crate::sgf::parse(&bytes, &Default::default());
+            for game in &parsed.collection.games {
+                let root = game.root();
+                let margin = props::result(root).and_then(|r| parse_margin(&r));
+                let last = game.main_line().last().expect("a root");
+                let has_markup = last.has("TB") || last.has("TW");
+                if margin.is_none() && !has_markup {
+                    continue;
+                }
+                let Some(pos) = position_at(game, last.id(), &RuleOverrides::default()) else { continue };
+                let board = pos.board;
+                let markup_dead = has_markup.then(|| {
+                    let mut dead = Vec::new();
+                    for (id, color) in [("TB", Cell::White), ("TW", Cell::Black)] {
+                        if let Some(p) = last.get(id) {
+                            for pt in props::parse_point_list(p.values().map(|v| v.text()).filter(|v| !v.is_empty())).unwrap_or_default() {
+                                if let Some(q) = board.point(pt.x as usize, pt.y as usize) {
+                                    if board.cell(q) == color {
+                                        dead.push(q);
+                                    }
+                                }
+                            }
+                        }
+                    }
+                    dead.sort_unstable();
+                    dead.dedup();
+                    dead
+                });
+                out.push(Game {
+                    name: path.display().to_string(),
+                    board,
+                    scoring: pos.rules.scoring,
+                    bonus: pos.rules.handicap_bonus,
+                    komi: props::komi(root).ok().flatten().unwrap_or(0.0),
+                    handicap: props::handicap(root).ok().flatten().unwrap_or(0),
+                    margin,
+                    markup_dead,
+                });
+            }
+        }
+
+        /// Every KGS game with a counted result or territory markup.
+        pub fn load() -> Option<Vec<Game>> {
+            let dir = corpus()?;
+            let files: Vec<PathBuf> = walkdir::WalkDir::new(dir)
+                .sort_by_file_name()
+                .into_iter()
+                .filter_map(Result::ok)
+                .filter(|e| e.file_type().is_file() && e.path().extension().is_some_and(|x| x.eq_ignore_ascii_case("sgf")))
+                .map(|e| e.into_path())
+                .collect();
+            let half = files.len().div_ceil(2).max(1);
+            let parts: Vec<Vec<Game>> = std::thread::scope(|s| {
+                let workers: Vec<_> = files
+                    .chunks(half)
+                    .map(|chunk| {
+                        s.spawn(move || {
+                            let mut out = Vec::new();
+                            for f in chunk {
+                                load_file(f, &mut out);
+                            }
+                            out
+                        })
+                    })
+                    .collect();
+                workers.into_iter().map(|w| w.join().expect("no panic")).collect()
+            });
+            Some(parts.into_iter().flatten().collect())
+        }
+
+        /// Black's score minus White's, by flood fill, with `dead` removed.
+        pub fn margin(g: &Game, dead: &[Pt]) -> f64 {
+            let b = &g.board;
+            let stride = b.width() + 2;
+            let n = stride * (b.height() + 2);
+            let mut cells = vec![BORDER; n];
+            for p in b.points() {
+                cells[p as usize] = cell_code(b.cell(p));
+            }
+            let (mut dead_b, mut dead_w) = (0i64, 0i64);
+            for &p in dead {
+                match cells[p as usize] {
+                    BLACK => dead_b += 1,
+                    WHITE => dead_w += 1,
+                    _ => {}
+                }
+                cells[p as usize] = EMPTY;
+            }
+            let (mut stones_b, mut stones_w) = (0i64, 0i64);
+            for p in b.points() {
+                match cells[p as usize] {
+                    BLACK => stones_b += 1,
+                    WHITE => stones_w += 1,
+                    _ => {}
+                }
+            }
+            let (mut terr_b, mut terr_w) = (0i64, 0i64);
+            let mut seen = vec![false; n];
+            let mut stack = Vec::new();
+            for p in b.points() {
+                let p = p as usize;
+                if cells[p] != EMPTY || seen[p] {
+                    continue;
+                }
+                seen[p] = true;
+                stack.push(p);
+                let (mut size, mut colors) = (0i64, 0u8);
+                while let Some(q) = stack.pop() {
+                    size += 1;
+                    for m in [q - stride, q - 1, q + 1, q + stride] {
+                        match cells[m] {
+                            EMPTY if !seen[m] => {
+                                seen[m] = true;
+                                stack.push(m);
+                            }
+                            BLACK | WHITE => colors |= cells[m],
+                            _ => {}
+                        }
+                    }
+                }
+                match colors {
+                    BLACK => terr_b += size,
+                    WHITE => terr_w += size,
+                    _ => {}
+                }
+            }
+            match g.scoring {
+                Scoring::Territory => {
+                    let black = terr_b + b.prisoners(Color::Black) as i64 + dead_w;
+                    let white = terr_w + b.prisoners(Color::White) as i64 + dead_b;
+                    (black - white) as f64 - g.komi
+                }
+                Scoring::Area => {
+                    let bonus = match g.bonus {
+                        HandicapBonus::None => 0,
+                        HandicapBonus::PerStone => g.handicap,
+                        HandicapBonus::PerStoneLessOne => (g.handicap - 1).max(0),
+                    };
+                    let bonus = if g.handicap >= 2 { bonus } else { 0 };
+                    ((stones_b + terr_b) - (stones_w + terr_w + bonus)) as f64 - g.komi
+                }
+            }
+        }
+
+        pub fn run() {
+            let t = Instant::now();
+            let Some(games) = load() else { return };
+            eprintln!("loaded {} games in {:.1?}", games.len(), t.elapsed());
+            let verbose = std::env::var_os("KIFU_ESTIMATE_VERBOSE").is_some();
+            // Markup games.
+            let (mut n, mut exact, mut tp, mut fp, mut fneg) = (0usize, 0usize, 0usize, 0usize, 0usize);
+            let (mut m_counted, mut m_re_markup, mut m_re_est, mut m_same, mut m_winner) = (0usize, 0usize, 0usize, 0usize, 0usize);
+            let mut elapsed = Vec::new();
+            for g in &games {
+                let Some(truth) = &g.markup_dead else { continue };
+                n += 1;
+                let t = Instant::now();
+                let e = estimate(&g.board);
+                elapsed.push(t.elapsed().as_secs_f64());
+                let hits = e.dead.iter().filter(|p| truth.binary_search(p).is_ok()).count();
+                tp += hits;
+                fp += e.dead.len() - hits;
+                fneg += truth.len() - hits;
+                if e.dead == *truth {
+                    exact += 1;
+                } else if verbose {
+                    let show = |v: &[Pt]| v.iter().map(|&p| { let (x, y) = g.board.xy(p); format!("{}{}", (b'a' + x as u8) as char, (b'a' + y as u8) as char) }).collect::<Vec<_>>().join(" ");
+                    let extra: Vec<Pt> = e.dead.iter().copied().filter(|p| truth.binary_search(p).is_err()).collect();
+                    let missed: Vec<Pt> = truth.iter().copied().filter(|p| e.dead.binary_search(p).is_err()).collect();
+                    eprintln!("MISMATCH {}: extra [{}] missed [{}] unsure {}", g.name, show(&extra), show(&missed), e.unsure.len());
+                }
+                if let Some(re) = g.margin {
+                    m_counted += 1;
+                    let mk = margin(g, truth);
+                    let es = margin(g, &e.dead);
+                    m_re_markup += ((mk - re).abs() < 1e-6) as usize;
+                    m_re_est += ((es - re).abs() < 1e-6) as usize;
+                    m_same += ((mk - es).abs() < 1e-6) as usize;
+                    m_winner += ((es > 0.0) == (re > 0.0)) as usize;
+                }
+            }
+            let pct = |a: usize, b: usize| 100.0 * a as f64 / b.max(1) as f64;
+            eprintln!("markup games: {n}; exact dead set {exact} ({:.1}%); stones: precision {:.2}%, recall {:.2}% (tp {tp}, fp {fp}, fn {fneg})", pct(exact, n), pct(tp, tp + fp), pct(tp, tp + fneg));
+            eprintln!(
+                "markup games with RE margin: {m_counted}; flood fill = RE with markup dead {m_re_markup} ({:.1}%), with estimate {m_re_est} ({:.1}%); same margin as markup {m_same} ({:.1}%); winner {m_winner} ({:.1}%)",
+                pct(m_re_markup, m_counted),
+                pct(m_re_est, m_counted),
+                pct(m_same, m_counted),
+                pct(m_winner, m_counted)
+            );
+            // Every counted game.
+            let (mut c, mut win, mut exact_m) = (0usize, 0usize, 0usize);
+            let (mut ct, mut wint, mut et) = (0usize, 0usize, 0usize);
+            let mut wrong = Vec::new();
+            for g in &games {
+                let Some(re) = g.margin else { continue };
+                let t = Instant::now();
+                let e = estimate(&g.board);
+                if g.markup_dead.is_none() {
+                    elapsed.push(t.elapsed().as_secs_f64());
+                }
+                let m = margin(g, &e.dead);
+                let w = (m > 0.0) == (re > 0.0);
+                let x = (m - re).abs() < 1e-6;
+                c += 1;
+                win += w as usize;
+                exact_m += x as usize;
+                if g.scoring == Scoring::Territory {
+                    ct += 1;
+                    wint += w as usize;
+                    et += x as usize;
+                }
+                if !w {
+                    wrong.push(format!("{} RE {re} estimate {m} dead {} unsure {}", g.name, e.dead.len(), e.unsure.len()));
+                }
+            }
+            eprintln!("counted games: {c}; winner agrees {win} ({:.2}%); exact margin (flood fill) {exact_m} ({:.1}%)", pct(win, c), pct(exact_m, c));
+            eprintln!("  territory scoring: {ct}; winner {wint} ({:.2}%), exact {et} ({:.1}%); area scoring: {}; winner {} ({:.2}%), exact {} ({:.1}%)", pct(wint, ct), pct(et, ct), c - ct, win - wint, pct(win - wint, c - ct), exact_m - et, pct(exact_m - et, c - ct));
+            if verbose {
+                for w in &wrong {
+                    eprintln!("WRONG WINNER {w}");
+                }
+            }
+            elapsed.sort_by(f64::total_cmp);
+            if !elapsed.is_empty() {
+                let total: f64 = elapsed.iter().sum();
+                eprintln!("time per position: median {:.0} us, mean {:.0} us, max {:.0} us", elapsed[elapsed.len() / 2] * 1e6, total / elapsed.len() as f64 * 1e6, elapsed[elapsed.len() - 1] * 1e6);
+            }
+        }
+    }
+
+    #[test]
+    #[ignore = "reads ../shared/corpus/kgs; run with --release -- --ignored --nocapture"]
+    fn kgs_markup_agreement() {
+        kgs::run();
+    }
+}

@@ -1,9 +1,5 @@
-//! Rescoring finished games: territory (Japanese, Korean) and area
-//! (Chinese, AGA, NZ, Tromp-Taylor, Ing) counts, dead stones, seki, and the
-//! comparison with the recorded `RE[]`.
-//!
-//! This module knows the board, the rules and the SGF model; it knows
-//! nothing of output formats.
+//! Rescoring finished games (work in progress: the counting lands with the
+//! estimator and result parsing).
 
 pub mod estimate;
 pub mod result;

@@ -159,7 +159,7 @@ impl<'a> Node<'a> {
     }
 
     /// Properties in file order.
-    pub fn properties(&self) -> impl ExactSizeIterator<Item = Property<'a>> + use<'a> {
+    pub fn properties(&self) -> impl ExactSizeIterator<Item = Property<'a>> + Clone + use<'a> {
         let tree = self.tree;
         self.data().props.clone().map(move |i| Property { tree, index: i })
     }
@@ -231,7 +231,7 @@ impl<'a> Property<'a> {
         self.data().offset
     }
 
-    pub fn values(&self) -> impl ExactSizeIterator<Item = Value<'a>> + use<'a> {
+    pub fn values(&self) -> impl ExactSizeIterator<Item = Value<'a>> + Clone + use<'a> {
         let tree = self.tree;
         self.data().values.clone().map(move |i| Value { tree, index: i })
     }

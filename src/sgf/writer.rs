@@ -107,10 +107,12 @@ impl Writer<'_> {
     }
 }
 
-/// Escapes a value's text: `]` and `\` get a backslash.
+/// Escapes a value's text: `]` and `\` get a backslash, and so does `[`,
+/// which SGF does not require but which keeps an unmatched `[` from being
+/// read back as the start of a nested bracket pair.
 pub fn escape_into(text: &str, out: &mut String) {
     let mut rest = text;
-    while let Some(i) = rest.find([']', '\\']) {
+    while let Some(i) = rest.find([']', '[', '\\']) {
         out.push_str(&rest[..i]);
         out.push('\\');
         out.push_str(&rest[i..i + 1]);
