@@ -418,6 +418,10 @@ struct Figures {
     us_per_game: f64,
     parse_us_per_game: f64,
     replay_us_per_game: f64,
+    /// games/s on the thread's CPU time (less disturbed by other load).
+    games_per_cpu_s: Option<f64>,
+    parse_us_per_game_cpu: Option<f64>,
+    replay_us_per_game_cpu: Option<f64>,
 }
 
 fn figures(m: &Measured) -> Figures {
@@ -433,6 +437,12 @@ fn figures(m: &Measured) -> Figures {
         us_per_game: check_s * 1e6 / games,
         parse_us_per_game: parse_s * 1e6 / games,
         replay_us_per_game: (check_s - parse_s) * 1e6 / games,
+        games_per_cpu_s: m.check_cpu.as_ref().map(|c| m.games as f64 / median(c)),
+        parse_us_per_game_cpu: m.parse_cpu.as_ref().map(|c| median(c) * 1e6 / games),
+        replay_us_per_game_cpu: match (&m.check_cpu, &m.parse_cpu) {
+            (Some(c), Some(p)) => Some((median(c) - median(p)) * 1e6 / games),
+            _ => None,
+        },
     }
 }
 
@@ -465,14 +475,19 @@ fn print_report(results: &[Measured], runs: usize) {
     );
     println!("Machine: {} ({} logical CPUs); date: {} UTC.", cpu_model(), nproc(), utc_now());
     println!();
-    println!("| set | main-line moves | files with errors | errors | warnings | check run s (min / median / max) | parse run s (min / median / max) | games/s on CPU time | panicked |");
-    println!("|---|---:|---:|---:|---:|---:|---:|---:|---:|");
+    println!("| set | main-line moves | files with errors | errors | warnings | check run s (min / median / max) | parse run s (min / median / max) | games/s on CPU time | parse / checks+replay µs/game on CPU time | panicked |");
+    println!("|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|");
     for m in results {
         let (cmin, cmax) = spread(&m.check);
         let (pmin, pmax) = spread(&m.parse);
-        let cpu = m.check_cpu.as_ref().map_or("n/a".to_string(), |c| format!("{:.0}", m.games as f64 / median(c)));
+        let f = figures(m);
+        let cpu = f.games_per_cpu_s.map_or("n/a".to_string(), |g| format!("{g:.0}"));
+        let split = match (f.parse_us_per_game_cpu, f.replay_us_per_game_cpu) {
+            (Some(p), Some(r)) => format!("{p:.2} / {r:.2}"),
+            _ => "n/a".to_string(),
+        };
         println!(
-            "| {} | {} | {} | {} | {} | {:.3} / {:.3} / {:.3} | {:.3} / {:.3} / {:.3} | {} | {} |",
+            "| {} | {} | {} | {} | {} | {:.3} / {:.3} / {:.3} | {:.3} / {:.3} / {:.3} | {} | {} | {} |",
             m.label,
             m.main_line_moves,
             m.files_with_errors,
@@ -485,6 +500,7 @@ fn print_report(results: &[Measured], runs: usize) {
             median(&m.parse),
             pmax,
             cpu,
+            split,
             m.panicked.len(),
         );
     }
@@ -520,6 +536,9 @@ fn json_report(results: &[Measured], runs: usize, corpus: Option<&Path>) -> Stri
                     "us_per_game": f.us_per_game,
                     "parse_us_per_game": f.parse_us_per_game,
                     "replay_us_per_game": f.replay_us_per_game,
+                    "games_per_cpu_s": f.games_per_cpu_s,
+                    "parse_us_per_game_cpu": f.parse_us_per_game_cpu,
+                    "replay_us_per_game_cpu": f.replay_us_per_game_cpu,
                 },
             })
         })

@@ -130,8 +130,10 @@ fn check_handicap(game: &GameTree, size: BoardSize, diagnostics: &mut Vec<Diagno
     let Ok(Some(handicap)) = props::handicap(root) else { return Vec::new() };
     let stones_in = |n: Node<'_>| n.get("AB").map(|p| props::parse_point_list(p.values().map(|v| v.text())).map_or(0, |v| v.len()));
     let stones = stones_in(root).or_else(|| root.children().next().filter(|n| !n.has("B") && !n.has("W")).and_then(stones_in)).unwrap_or(0);
-    let expected = if handicap >= 2 { handicap as usize } else { 0 };
-    if stones == expected || (handicap <= 1 && stones == 0) {
+    // HA[0] and HA[1] place no handicap stones: AB stones there set up a
+    // position (a problem or a study), which is nothing to compare.
+    let expected = handicap as usize;
+    if handicap <= 1 || stones == expected {
         return Vec::new();
     }
     let placement = if stones == 0 { implied_handicap(game, size, expected) } else { Vec::new() };
@@ -380,6 +382,8 @@ impl Replayer {
             if resumption_allowed {
                 d.severity = Severity::Info;
                 d.message.push_str(": play resumed, as Japanese Art. 9 allows");
+                // Resumed play starts afresh: two more passes stop it again.
+                self.state.passes = 0;
             }
         }
         let point = match mv {

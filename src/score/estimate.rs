@@ -31,25 +31,43 @@ pub struct Estimate {
     pub seki_points: Vec<Pt>,
 }
 
-/// Playouts always run (unless every chain is pass-alive or decided by Benson).
-const MIN_PLAYOUTS: usize = 32;
-/// Playouts at most, when some chain stays in the uncertain band.
-const MAX_PLAYOUTS: usize = 96;
-/// Playouts are run in batches of this size between convergence checks.
-const BATCH: usize = 16;
-/// A chain whose own share of playouts is below this is dead.
-const DEAD_BELOW: f64 = 0.5;
-/// A chain whose own share lies within this distance of `DEAD_BELOW` is unsure.
-const UNSURE_BAND: f64 = 0.2;
-/// Early stop: every undecided chain's share is outside [SETTLED, 1 - SETTLED].
-const SETTLED: f64 = 0.15;
-/// An empty point left neutral (both colours beside it) in at least this
-/// share of playouts, between living chains of both colours, is a seki dame.
-const SEKI_NEUTRAL: f64 = 0.6;
+/// The estimator's settings.
+#[derive(Debug, Clone, Copy)]
+struct Params {
+    /// Playouts always run (unless every chain is decided by Benson).
+    min_playouts: usize,
+    /// Playouts at most, when some chain stays in the uncertain band.
+    max_playouts: usize,
+    /// Playouts are run in batches of this size between convergence checks.
+    batch: usize,
+    /// A chain whose own share of playouts is below this is dead.
+    dead_below: f64,
+    /// A chain whose own share lies within this distance of `dead_below` is unsure.
+    unsure_band: f64,
+    /// Early stop: every undecided chain's share is outside [settled, 1 - settled].
+    settled: f64,
+    /// An empty point left neutral (both colours beside it) in at least this
+    /// share of playouts, between living chains of both colours, is a seki dame.
+    seki_neutral: f64,
+    /// Weight of the playouts where the opponent moved first in a chain's
+    /// share (0.5: all playouts count the same).
+    opp_weight: f64,
+}
+
+const PARAMS: Params = Params {
+    min_playouts: 32,
+    max_playouts: 96,
+    batch: 16,
+    dead_below: 0.5,
+    unsure_band: 0.2,
+    settled: 0.15,
+    seki_neutral: 0.6,
+    opp_weight: 0.5,
+};
 
 /// Decides the dead stones, the unsure chains and the seki of a final position.
 pub fn estimate(board: &Board) -> Estimate {
-    Estimator::new(board).run()
+    Estimator::new(board).run(&PARAMS).estimate
 }
 
 const EMPTY: u8 = 0;
@@ -136,7 +154,7 @@ impl Estimator {
         &self.stones[c.start as usize..(c.start + c.len) as usize]
     }
 
-    fn run(&self) -> Estimate {
+    fn run(&self, params: &Params) -> Detail {
         let nchains = self.chains.len();
         // Benson: pass-alive chains, and enemy stones unconditionally dead.
         let mut pass_alive = vec![false; nchains];
@@ -148,27 +166,31 @@ impl Estimator {
 
         // Playouts.
         let n = self.cells.len();
-        let mut own_black = vec![0u32; n];
-        let mut own_white = vec![0u32; n];
-        let mut neutral = vec![0u32; n];
+        let mut counts = Counts { own: Default::default(), neutral: vec![0; n], playouts: [0; 2] };
+        for row in counts.own.iter_mut() {
+            for v in row.iter_mut() {
+                *v = vec![0; n];
+            }
+        }
         let mut playouts = 0usize;
         if !undecided.is_empty() {
             let template = Light::from_cells(self.stride, &self.cells, &self.points);
             let mut light = template.clone();
             let mut rng = Rng::new(self.hash ^ ((self.stride as u64) << 48) ^ ((n as u64) << 32));
             let max_moves = 3 * self.points.len() + 20;
-            while playouts < MAX_PLAYOUTS {
-                for _ in 0..BATCH {
+            while playouts < params.max_playouts {
+                for _ in 0..params.batch {
                     light.copy_from(&template);
                     let first = if playouts % 2 == 0 { BLACK } else { WHITE };
                     light.playout(&mut rng, first, max_moves);
-                    light.tally(&self.points, &mut own_black, &mut own_white, &mut neutral);
+                    STATS[2].fetch_add(1, std::sync::atomic::Ordering::Relaxed);
+                    light.tally(&self.points, first, &mut counts);
                     playouts += 1;
                 }
-                if playouts >= MIN_PLAYOUTS {
+                if playouts >= params.min_playouts {
                     let settled = undecided.iter().all(|&id| {
-                        let s = self.own_share(id, &own_black, &own_white, playouts);
-                        s <= SETTLED || s >= 1.0 - SETTLED
+                        let s = self.own_share(id, &counts, params);
+                        s <= params.settled || s >= 1.0 - params.settled
                     });
                     if settled {
                         break;
@@ -179,19 +201,22 @@ impl Estimator {
 
         let mut dead_chain = vec![false; nchains];
         let mut unsure = Vec::new();
+        let mut shares = vec![1.0; nchains];
         for id in 0..nchains {
             if pass_alive[id] {
                 continue;
             }
             if sure_dead[id] {
                 dead_chain[id] = true;
+                shares[id] = 0.0;
                 continue;
             }
-            let s = self.own_share(id, &own_black, &own_white, playouts);
-            if s < DEAD_BELOW {
+            let s = self.own_share(id, &counts, params);
+            shares[id] = s;
+            if s < params.dead_below {
                 dead_chain[id] = true;
             }
-            if (s - DEAD_BELOW).abs() < UNSURE_BAND {
+            if (s - params.dead_below).abs() < params.unsure_band {
                 unsure.push(self.chain_stones(id)[0] as Pt);
             }
         }
@@ -202,7 +227,7 @@ impl Estimator {
         let mut seki_chain = vec![false; nchains];
         if playouts > 0 {
             for &p in &self.points {
-                if self.cells[p] != EMPTY || (neutral[p] as f64) < SEKI_NEUTRAL * playouts as f64 {
+                if self.cells[p] != EMPTY || (counts.neutral[p] as f64) < params.seki_neutral * playouts as f64 {
                     continue;
                 }
                 let mut sides = 0u8;
@@ -233,19 +258,25 @@ impl Estimator {
         dead.sort_unstable();
         unsure.sort_unstable();
         seki_points.sort_unstable();
-        Estimate { dead, unsure, seki_points }
+        Detail { estimate: Estimate { dead, unsure, seki_points }, shares, pass_alive, sure_dead, playouts }
     }
 
     /// Share of playouts (averaged over its stones) in which the chain's
-    /// points ended owned by its own colour.
-    fn own_share(&self, id: usize, own_black: &[u32], own_white: &[u32], playouts: usize) -> f64 {
-        if playouts == 0 {
-            return 1.0;
-        }
-        let own = if self.chains[id].color == BLACK { own_black } else { own_white };
+    /// points ended owned by its own colour; the playouts where the
+    /// opponent moved first weigh `params.opp_weight`.
+    fn own_share(&self, id: usize, counts: &Counts, params: &Params) -> f64 {
+        let color = self.chains[id].color as usize - 1;
         let stones = self.chain_stones(id);
-        let sum: u64 = stones.iter().map(|&p| own[p] as u64).sum();
-        sum as f64 / (stones.len() * playouts) as f64
+        let mut share = [1.0; 2];
+        for (first, s) in share.iter_mut().enumerate() {
+            let n = counts.playouts[first];
+            if n > 0 {
+                let sum: u64 = stones.iter().map(|&p| counts.own[first][color][p] as u64).sum();
+                *s = sum as f64 / (stones.len() * n) as f64;
+            }
+        }
+        let w = params.opp_weight;
+        w * share[1 - color] + (1.0 - w) * share[color]
     }
 
     /// Benson's algorithm for `color`: marks its pass-alive chains, and the
@@ -349,6 +380,31 @@ impl Estimator {
         }
     }
 }
+
+/// Ownership at the end of the playouts.
+struct Counts {
+    /// By the colour that moved first, then the owning colour: playouts
+    /// that ended with the point owned.
+    own: [[Vec<u32>; 2]; 2],
+    /// Playouts that ended with the point empty and both colours beside it.
+    neutral: Vec<u32>,
+    /// Playouts run, by the colour that moved first.
+    playouts: [usize; 2],
+}
+
+/// The estimate with what it was made from, chain by chain (chain ids of
+/// [`Estimator`]).
+struct Detail {
+    estimate: Estimate,
+    shares: Vec<f64>,
+    pass_alive: Vec<bool>,
+    #[allow(dead_code)]
+    sure_dead: Vec<bool>,
+    #[allow(dead_code)]
+    playouts: usize,
+}
+
+pub static STATS: [std::sync::atomic::AtomicU64; 4] = [const { std::sync::atomic::AtomicU64::new(0) }; 4];
 
 /// Deterministic random numbers: splitmix64 for the seed, xorshift64* after.
 struct Rng(u64);
@@ -743,6 +799,7 @@ impl Light {
                 j -= n;
             }
             let p = self.empties[j] as usize;
+            STATS[1].fetch_add(1, std::sync::atomic::Ordering::Relaxed);
             if self.legal(p, c) && self.acceptable(p, c) {
                 return Some(p);
             }
@@ -769,16 +826,20 @@ impl Light {
                 }
             }
             moves += 1;
+            STATS[0].fetch_add(1, std::sync::atomic::Ordering::Relaxed);
             c = BLACK + WHITE - c;
         }
     }
 
     /// Adds this playout's final ownership to the counts.
-    fn tally(&self, points: &[usize], own_black: &mut [u32], own_white: &mut [u32], neutral: &mut [u32]) {
+    fn tally(&self, points: &[usize], first: u8, counts: &mut Counts) {
+        let f = first as usize - 1;
+        counts.playouts[f] += 1;
+        let [black, white] = &mut counts.own[f];
         for &p in points {
             match self.cells[p] {
-                BLACK => own_black[p] += 1,
-                WHITE => own_white[p] += 1,
+                BLACK => black[p] += 1,
+                WHITE => white[p] += 1,
                 _ => {
                     let mut colors = 0u8;
                     for n in self.nbrs(p) {
@@ -788,9 +849,9 @@ impl Light {
                         }
                     }
                     match colors {
-                        BLACK => own_black[p] += 1,
-                        WHITE => own_white[p] += 1,
-                        3 => neutral[p] += 1,
+                        BLACK => black[p] += 1,
+                        WHITE => white[p] += 1,
+                        3 => counts.neutral[p] += 1,
                         _ => {}
                     }
                 }
@@ -866,6 +927,39 @@ mod tests {
             pub margin: Option<f64>,
             /// Dead stones from TB/TW markup in the last node, when present.
             pub markup_dead: Option<Vec<Pt>>,
+            /// The main line ends with two passes.
+            pub passes: bool,
+        }
+
+        /// The default settings, with overrides from KIFU_EST_* variables.
+        pub fn params() -> Params {
+            let mut p = PARAMS;
+            let get = |name: &str| std::env::var(format!("KIFU_EST_{name}")).ok().and_then(|v| v.parse::<f64>().ok());
+            if let Some(v) = get("MIN") {
+                p.min_playouts = v as usize;
+            }
+            if let Some(v) = get("MAX") {
+                p.max_playouts = v as usize;
+            }
+            if let Some(v) = get("BATCH") {
+                p.batch = v as usize;
+            }
+            if let Some(v) = get("DEAD") {
+                p.dead_below = v;
+            }
+            if let Some(v) = get("BAND") {
+                p.unsure_band = v;
+            }
+            if let Some(v) = get("SETTLED") {
+                p.settled = v;
+            }
+            if let Some(v) = get("SEKI") {
+                p.seki_neutral = v;
+            }
+            if let Some(v) = get("OPPW") {
+                p.opp_weight = v;
+            }
+            p
         }
 
         pub fn corpus() -> Option<PathBuf> {
@@ -929,6 +1023,7 @@ mod tests {
                     handicap: props::handicap(root).ok().flatten().unwrap_or(0),
                     margin,
                     markup_dead,
+                    passes: pos.ended_by_passes,
                 });
             }
         }
@@ -1040,7 +1135,64 @@ mod tests {
             let t = Instant::now();
             let Some(games) = load() else { return };
             eprintln!("loaded {} games in {:.1?}", games.len(), t.elapsed());
+            {
+                let (mut stones, mut alive, mut frozen_pts) = (0usize, 0usize, 0usize);
+                for g in games.iter().filter(|g| g.margin.is_some()) {
+                    let est = Estimator::new(&g.board);
+                    let mut pa = vec![false; est.chains.len()];
+                    let mut sd = vec![false; est.chains.len()];
+                    est.benson(BLACK, &mut pa, &mut sd);
+                    est.benson(WHITE, &mut pa, &mut sd);
+                    for id in 0..est.chains.len() {
+                        stones += est.chains[id].len as usize;
+                        if pa[id] { alive += est.chains[id].len as usize; }
+                    }
+                    let _ = &mut frozen_pts;
+                    let e = estimate(&g.board);
+                    let _ = e;
+                }
+                let st: Vec<u64> = STATS.iter().map(|a| a.load(std::sync::atomic::Ordering::Relaxed)).collect();
+                eprintln!("stones {stones} pass-alive {alive}; moves {} scans {} playouts {} => moves/playout {:.1} scans/move {:.1}", st[0], st[1], st[2], st[0] as f64 / st[2] as f64, st[1] as f64 / st[0] as f64);
+            }
             let verbose = std::env::var_os("KIFU_ESTIMATE_VERBOSE").is_some();
+            let params = params();
+            eprintln!("{params:?}");
+            let estimate = |b: &Board| Estimator::new(b).run(&params).estimate;
+            // Calibration: chains judged by playouts, by own share (tenths):
+            // [chains alive, chains dead, stones alive, stones dead] per markup.
+            let mut calib = [[0usize; 4]; 11];
+            let mut bogus = 0usize;
+            let mut bogus_names = Vec::new();
+            for g in &games {
+                let Some(truth) = &g.markup_dead else { continue };
+                let est = Estimator::new(&g.board);
+                let d = est.run(&params);
+                let kills_pass_alive = (0..est.chains.len()).any(|id| d.pass_alive[id] && est.chain_stones(id).iter().any(|&p| truth.binary_search(&(p as Pt)).is_ok()));
+                if kills_pass_alive {
+                    bogus += 1;
+                    bogus_names.push(g.name.clone());
+                    continue;
+                }
+                for id in 0..est.chains.len() {
+                    if d.pass_alive[id] || d.sure_dead[id] {
+                        continue;
+                    }
+                    let stones = est.chain_stones(id);
+                    let dead = truth.binary_search(&(stones[0] as Pt)).is_ok();
+                    let bin = ((d.shares[id] * 10.0) as usize).min(10);
+                    calib[bin][dead as usize] += 1;
+                    calib[bin][2 + dead as usize] += stones.len();
+                }
+            }
+            eprintln!("markup games marking a pass-alive chain dead (left out of the calibration): {bogus}");
+            if verbose {
+                for name in &bogus_names {
+                    eprintln!("BOGUS {name}");
+                }
+            }
+            for (i, c) in calib.iter().enumerate() {
+                eprintln!("  share {:.1}-{:.1}: chains alive {:5} dead {:5} ({:5.1}% dead); stones alive {:6} dead {:6}", i as f64 / 10.0, (i + 1) as f64 / 10.0, c[0], c[1], 100.0 * c[1] as f64 / (c[0] + c[1]).max(1) as f64, c[2], c[3]);
+            }
             // Markup games.
             let (mut n, mut exact, mut tp, mut fp, mut fneg) = (0usize, 0usize, 0usize, 0usize, 0usize);
             let (mut m_counted, mut m_re_markup, mut m_re_est, mut m_same, mut m_winner) = (0usize, 0usize, 0usize, 0usize, 0usize);
@@ -1083,42 +1235,105 @@ mod tests {
                 pct(m_winner, m_counted)
             );
             // Every counted game.
-            let (mut c, mut win, mut exact_m) = (0usize, 0usize, 0usize);
-            let (mut ct, mut wint, mut et) = (0usize, 0usize, 0usize);
-            let mut wrong = Vec::new();
-            for g in &games {
-                let Some(re) = g.margin else { continue };
-                let t = Instant::now();
-                let e = estimate(&g.board);
-                if g.markup_dead.is_none() {
-                    elapsed.push(t.elapsed().as_secs_f64());
+            for (label, only_passes) in [("counted games", false), ("counted games ending with two passes", true)] {
+                let (mut c, mut win, mut exact_m) = (0usize, 0usize, 0usize);
+                let (mut ct, mut wint, mut et) = (0usize, 0usize, 0usize);
+                let mut wrong = Vec::new();
+                for g in &games {
+                    let Some(re) = g.margin else { continue };
+                    if only_passes && !g.passes {
+                        continue;
+                    }
+                    let t = Instant::now();
+                    let e = estimate(&g.board);
+                    if !only_passes && g.markup_dead.is_none() {
+                        elapsed.push(t.elapsed().as_secs_f64());
+                    }
+                    let m = margin(g, &e.dead);
+                    let w = (m > 0.0) == (re > 0.0);
+                    let x = (m - re).abs() < 1e-6;
+                    c += 1;
+                    win += w as usize;
+                    exact_m += x as usize;
+                    if g.scoring == Scoring::Territory {
+                        ct += 1;
+                        wint += w as usize;
+                        et += x as usize;
+                    }
+                    if !w {
+                        wrong.push(format!("{} RE {re} estimate {m} dead {} unsure {} passes {}", g.name, e.dead.len(), e.unsure.len(), g.passes));
+                    }
                 }
-                let m = margin(g, &e.dead);
-                let w = (m > 0.0) == (re > 0.0);
-                let x = (m - re).abs() < 1e-6;
-                c += 1;
-                win += w as usize;
-                exact_m += x as usize;
-                if g.scoring == Scoring::Territory {
-                    ct += 1;
-                    wint += w as usize;
-                    et += x as usize;
-                }
-                if !w {
-                    wrong.push(format!("{} RE {re} estimate {m} dead {} unsure {}", g.name, e.dead.len(), e.unsure.len()));
-                }
-            }
-            eprintln!("counted games: {c}; winner agrees {win} ({:.2}%); exact margin (flood fill) {exact_m} ({:.1}%)", pct(win, c), pct(exact_m, c));
-            eprintln!("  territory scoring: {ct}; winner {wint} ({:.2}%), exact {et} ({:.1}%); area scoring: {}; winner {} ({:.2}%), exact {} ({:.1}%)", pct(wint, ct), pct(et, ct), c - ct, win - wint, pct(win - wint, c - ct), exact_m - et, pct(exact_m - et, c - ct));
-            if verbose {
-                for w in &wrong {
-                    eprintln!("WRONG WINNER {w}");
+                eprintln!("{label}: {c}; winner agrees {win} ({:.2}%); exact margin (flood fill) {exact_m} ({:.1}%)", pct(win, c), pct(exact_m, c));
+                eprintln!(
+                    "  territory scoring: {ct}; winner {wint} ({:.2}%), exact {et} ({:.1}%); area scoring: {}; winner {} ({:.2}%), exact {} ({:.1}%)",
+                    pct(wint, ct),
+                    pct(et, ct),
+                    c - ct,
+                    win - wint,
+                    pct(win - wint, c - ct),
+                    exact_m - et,
+                    pct(exact_m - et, c - ct)
+                );
+                if verbose && only_passes {
+                    for w in &wrong {
+                        eprintln!("WRONG WINNER {w}");
+                    }
                 }
             }
             elapsed.sort_by(f64::total_cmp);
             if !elapsed.is_empty() {
                 let total: f64 = elapsed.iter().sum();
                 eprintln!("time per position: median {:.0} us, mean {:.0} us, max {:.0} us", elapsed[elapsed.len() / 2] * 1e6, total / elapsed.len() as f64 * 1e6, elapsed[elapsed.len() - 1] * 1e6);
+            }
+        }
+    }
+
+    /// Prints the games whose path contains KIFU_ESTIMATE_SHOW: markup dead
+    /// (lower case), estimate dead (lower case), and each stone's own share
+    /// (0-9, + pass-alive, - sure dead).
+    #[test]
+    #[ignore = "debugging aid"]
+    fn kgs_show() {
+        let Ok(want) = std::env::var("KIFU_ESTIMATE_SHOW") else { return };
+        let Some(games) = kgs::load() else { return };
+        for g in games.iter().filter(|g| g.name.contains(&want)) {
+            let b = &g.board;
+            let est = Estimator::new(b);
+            let d = est.run(&kgs::params());
+            let (e, playouts) = (&d.estimate, d.playouts);
+            let mut shares = vec![-1.0; est.cells.len()];
+            for id in 0..est.chains.len() {
+                let s = if d.pass_alive[id] { 2.0 } else if d.sure_dead[id] { -2.0 } else { d.shares[id] };
+                for &p in est.chain_stones(id) {
+                    shares[p] = s;
+                }
+            }
+            let truth = g.markup_dead.clone().unwrap_or_default();
+            eprintln!("{} margin {:?} playouts {playouts} markup-dead {} est-dead {} unsure {} seki {}", g.name, g.margin, truth.len(), e.dead.len(), e.unsure.len(), e.seki_points.len());
+            if let Some(re) = g.margin {
+                eprintln!("  flood fill: markup {} estimate {} RE {re}", kgs::margin(g, &truth), kgs::margin(g, &e.dead));
+            }
+            let letters = "abcdefghijklmnopqrstuvwxyz";
+            eprintln!("   {}   {}   {}", &letters[..b.width()], &letters[..b.width()], &letters[..b.width()]);
+            for y in 0..b.height() {
+                let mut line = format!("{} ", &letters[y..y + 1]);
+                for part in 0..3 {
+                    line.push(' ');
+                    for x in 0..b.width() {
+                        let p = b.point(x, y).unwrap();
+                        let c = b.cell(p);
+                        let ch = match (part, c) {
+                            (_, Cell::Empty) => if e.seki_points.contains(&p) { '!' } else { '.' },
+                            (0, _) => { let d = truth.contains(&p); match (c, d) { (Cell::Black, false) => 'X', (Cell::Black, true) => 'x', (_, false) => 'O', (_, true) => 'o' } }
+                            (1, _) => { let d = e.dead.contains(&p); match (c, d) { (Cell::Black, false) => 'X', (Cell::Black, true) => 'x', (_, false) => 'O', (_, true) => 'o' } }
+                            _ => { let s = shares[p as usize]; if s > 1.5 { '+' } else if s < -1.5 { '-' } else { char::from_digit(((s * 10.0) as u32).min(9), 10).unwrap() } }
+                        };
+                        line.push(ch);
+                    }
+                    line.push(' ');
+                }
+                eprintln!("{line}");
             }
         }
     }

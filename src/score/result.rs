@@ -84,7 +84,10 @@ pub enum Outcome {
 /// A game's result as recorded.
 #[derive(Debug, Clone, Copy, PartialEq)]
 pub enum GameResult {
-    Win { winner: Color, outcome: Outcome },
+    Win {
+        winner: Color,
+        outcome: Outcome,
+    },
     /// `0`, `Draw`: jigo.
     Draw,
     /// `Void`: no result (triple ko, agreed annulment) or suspended play.
@@ -413,7 +416,11 @@ fn lenient_sgf(t: &str) -> Option<Read> {
         "draw" => return Some(Read::new(GameResult::Draw, Spelling)),
         "void" => return Some(Read::new(GameResult::Void, Spelling)),
         "jigo" => return Some(Read::new(GameResult::Draw, NonStandard)),
-        "d+j" => return Some(Read::new(GameResult::Draw, NonStandard).detail("UEC Cup notation: draw by referee's judgment")),
+        "d+j" => {
+            return Some(
+                Read::new(GameResult::Draw, NonStandard).detail("UEC Cup notation: draw by referee's judgment"),
+            );
+        }
         _ => {}
     }
     let mut chars = t.chars();
@@ -434,15 +441,19 @@ fn lenient_sgf(t: &str) -> Option<Read> {
         "time over" | "timeout" | "time-out" | "time out" | "on time" => Read::new(outcome(Outcome::Time), NonStandard),
         "illegal" => Read::new(outcome(Outcome::Forfeit), NonStandard).detail("the loser played an illegal move"),
         "repetition" => Read::new(outcome(Outcome::Forfeit), NonStandard).detail("the loser repeated a position"),
-        "v" => Read::new(outcome(Outcome::Forfeit), NonStandard).detail("UEC Cup notation: win by the opponent's violation"),
+        "v" => Read::new(outcome(Outcome::Forfeit), NonStandard)
+            .detail("UEC Cup notation: win by the opponent's violation"),
         "ro" => Read::new(outcome(Outcome::Resign), NonStandard).detail("UEC Cup notation: the operator resigned"),
         "j" => Read::new(outcome(Outcome::Unknown), NonStandard).detail("UEC Cup notation: win by referee's judgment"),
         "aw" => Read::new(outcome(Outcome::Unknown), NonStandard)
             .detail("UEC Cup notation: the programs agreed on the winner, not on the score"),
-        "aj" => Read::new(outcome(Outcome::Unknown), NonStandard).detail("UEC Cup notation: the operators agreed on the winner"),
+        "aj" => Read::new(outcome(Outcome::Unknown), NonStandard)
+            .detail("UEC Cup notation: the operators agreed on the winner"),
         _ => {
             if rest.starts_with([',', ';']) {
-                return Some(Read::new(outcome(Outcome::Unknown), NonStandard).detail("the text after the comma is a comment"));
+                return Some(
+                    Read::new(outcome(Outcome::Unknown), NonStandard).detail("the text after the comma is a comment"),
+                );
             }
             if let Some(m) = rest_lower.strip_prefix('j').filter(|m| is_unsigned_real(m)) {
                 let read = Read::new(outcome(Outcome::Score(m.parse().ok()?)), NonStandard)
@@ -584,11 +595,8 @@ fn fraction(num: &str, den: &str) -> Option<f64> {
 fn english(t: &str) -> Option<Read> {
     use NoticeKind::NonStandard;
     let lower = t.to_lowercase();
-    let words: Vec<&str> = lower
-        .split_whitespace()
-        .map(|w| w.trim_end_matches(['.', ',', '!', ';']))
-        .filter(|w| !w.is_empty())
-        .collect();
+    let words: Vec<&str> =
+        lower.split_whitespace().map(|w| w.trim_end_matches(['.', ',', '!', ';'])).filter(|w| !w.is_empty()).collect();
     match words.as_slice() {
         ["has", "adjourned"] | ["adjourned"] | ["game", "adjourned"] => {
             return Some(Read::new(GameResult::NoResult, NonStandard).detail("the game was adjourned, not finished"));
@@ -682,7 +690,9 @@ fn cjk(t: &str) -> Option<Read> {
         if counted { read.detail("the move count is ignored") } else { read }
     };
     match s {
-        "和棋" | "和局" | "平局" | "和" | "持碁" | "ジゴ" | "무승부" => return Some(read(GameResult::Draw)),
+        "和棋" | "和局" | "平局" | "和" | "持碁" | "ジゴ" | "무승부" => {
+            return Some(read(GameResult::Draw));
+        }
         "无胜负" | "無勝負" | "무효" => return Some(read(GameResult::Void)),
         "打挂" | "打掛" | "打ち掛け" => {
             let r = Read::new(GameResult::NoResult, NonStandard).detail("the game was adjourned, not finished");
@@ -702,8 +712,12 @@ fn cjk(t: &str) -> Option<Read> {
         "中盘胜" | "中盤勝" | "中盤勝ち" | "中押胜" | "中押勝" | "中押し勝ち" | "中押勝ち" | "中押し勝" | "불계승" => {
             Outcome::Resign
         }
-        "超时胜" | "超時勝" | "时间胜" | "時間勝" | "時間切れ勝ち" | "時間切れ勝" | "시간승" => Outcome::Time,
-        "反则胜" | "反則勝" | "反則勝ち" | "不战胜" | "不戦勝" | "기권승" | "반칙승" => Outcome::Forfeit,
+        "超时胜" | "超時勝" | "时间胜" | "時間勝" | "時間切れ勝ち" | "時間切れ勝" | "시간승" => {
+            Outcome::Time
+        }
+        "反则胜" | "反則勝" | "反則勝ち" | "不战胜" | "不戦勝" | "기권승" | "반칙승" => {
+            Outcome::Forfeit
+        }
         "胜" | "勝" | "勝ち" | "승" => Outcome::Unknown,
         _ => {
             const WINS: [&str; 4] = ["勝ち", "胜", "勝", "승"];
@@ -788,11 +802,19 @@ fn normalise(km: f64, written: &str, whole_written: bool, rules_are_area: bool) 
         return Komi {
             points,
             stones: true,
-            note: Some(format!("KM[{written}] read as {} stones = {} points ({why}{territory})", Num(value), Num(points))),
+            note: Some(format!(
+                "KM[{written}] read as {} stones = {} points ({why}{territory})",
+                Num(value),
+                Num(points)
+            )),
         };
     }
     if fox {
-        return Komi { points: value, stones: false, note: Some(format!("KM[{written}] read as {} points ({why})", Num(value))) };
+        return Komi {
+            points: value,
+            stones: false,
+            note: Some(format!("KM[{written}] read as {} points ({why})", Num(value))),
+        };
     }
     Komi { points: km, stones: false, note: None }
 }
@@ -1101,7 +1123,11 @@ mod tests {
     /// normalise_komi on the number, for values the two rules agree on.
     fn normalise_komi_for_test(text: &str, area: bool) -> Komi {
         let km = parse_real(text).unwrap();
-        if text.contains('.') && km.abs() > 100.0 { komi_from_text(text, area).unwrap() } else { normalise_komi(km, area) }
+        if text.contains('.') && km.abs() > 100.0 {
+            komi_from_text(text, area).unwrap()
+        } else {
+            normalise_komi(km, area)
+        }
     }
 
     #[test]
@@ -1122,8 +1148,20 @@ mod tests {
             true,
             "KM[375] read as 3.75 stones = 7.5 points (Fox writes komi x100, although the rules count territory)",
         );
-        fox("3.75", true, 7.5, true, "KM[3.75] read as 3.75 stones = 7.5 points (komi in Chinese stones: 1 stone is 2 points)");
-        fox("3.25", true, 6.5, true, "KM[3.25] read as 3.25 stones = 6.5 points (komi in Chinese stones: 1 stone is 2 points)");
+        fox(
+            "3.75",
+            true,
+            7.5,
+            true,
+            "KM[3.75] read as 3.75 stones = 7.5 points (komi in Chinese stones: 1 stone is 2 points)",
+        );
+        fox(
+            "3.25",
+            true,
+            6.5,
+            true,
+            "KM[3.25] read as 3.25 stones = 6.5 points (komi in Chinese stones: 1 stone is 2 points)",
+        );
         for (t, p) in [
             ("0", 0.0),
             ("7.5", 7.5),
@@ -1148,7 +1186,10 @@ mod tests {
         assert_eq!(komi_from_text("650.00", false).unwrap().points, 650.0);
         assert_eq!(normalise_komi(650.0, false).points, 6.5);
         assert_eq!(normalise_komi(-650.0, false).points, -6.5);
-        assert_eq!(normalise_komi(375.0, true).note.as_deref(), Some("KM[375] read as 3.75 stones = 7.5 points (Fox writes komi x100)"));
+        assert_eq!(
+            normalise_komi(375.0, true).note.as_deref(),
+            Some("KM[375] read as 3.75 stones = 7.5 points (Fox writes komi x100)")
+        );
         assert_eq!(normalise_komi(1000.0, false).points, 1000.0);
         assert_eq!(normalise_komi(660.0, false).points, 660.0);
         assert!(komi_from_text("5 1/2", false).unwrap_err().message.starts_with("KM[5 1/2]"));
@@ -1185,9 +1226,9 @@ mod tests {
             notices: BTreeMap<(NoticeKind, String), usize>,
             /// (folder, KM as written) -> (count, komi in points)
             komi: BTreeMap<(String, String), (usize, f64)>,
-            /// Fox games with a stone komi and a scored RE: margin in points
-            /// ends in .5 / does not.
-            fox_stone_halves: (usize, usize),
+            /// Games with a scaled komi (Fox x100) and a scored RE, by
+            /// "komi in stones": (margins in points ending in .5, others).
+            scaled: BTreeMap<bool, (usize, usize)>,
         }
         let folder = |p: &Path| {
             let rel = p.strip_prefix(&dir).unwrap();
@@ -1206,7 +1247,8 @@ mod tests {
                     let mut result = None;
                     for node in game.nodes() {
                         if let Some(km) = node.get_value("KM") {
-                            let area = crate::sgf::props::rules(node).is_some_and(|r| r.to_lowercase().contains("chin"));
+                            let area =
+                                crate::sgf::props::rules(node).is_some_and(|r| r.to_lowercase().contains("chin"));
                             if let Ok(k) = komi_from_text(km, area) {
                                 let e = t.komi.entry((top.clone(), km.trim().to_string())).or_insert((0, k.points));
                                 e.0 += 1;
@@ -1228,10 +1270,9 @@ mod tests {
                     }
                     if let (Some(k), Some(r)) = (&komi, &result) {
                         let m = r.in_points(k).margin().filter(|&m| m > 0.0);
-                        match m {
-                            Some(m) if top == "fox-pro" && k.stones && m.fract() == 0.5 => t.fox_stone_halves.0 += 1,
-                            Some(_) if top == "fox-pro" && k.stones => t.fox_stone_halves.1 += 1,
-                            _ => {}
+                        if let Some(m) = m.filter(|_| k.note.is_some()) {
+                            let e = t.scaled.entry(k.stones).or_default();
+                            if m.fract() == 0.5 { e.0 += 1 } else { e.1 += 1 }
                         }
                     }
                 }
@@ -1254,8 +1295,11 @@ mod tests {
             for (k, (n, pts)) in p.komi {
                 all.komi.entry(k).or_insert((0, pts)).0 += n;
             }
-            all.fox_stone_halves.0 += p.fox_stone_halves.0;
-            all.fox_stone_halves.1 += p.fox_stone_halves.1;
+            for (k, (a, b)) in p.scaled {
+                let e = all.scaled.entry(k).or_default();
+                e.0 += a;
+                e.1 += b;
+            }
         }
 
         eprintln!("RE read with a notice:");
@@ -1266,7 +1310,10 @@ mod tests {
         for ((dir, km), (n, pts)) in &all.komi {
             eprintln!("  {dir:<24} KM[{km}] x{n} -> {pts}");
         }
-        eprintln!("fox-pro stone komi, scored RE: {} margins end in .5, {} do not", all.fox_stone_halves.0, all.fox_stone_halves.1);
+        for (stones, (halves, others)) in &all.scaled {
+            let unit = if *stones { "stones" } else { "points" };
+            eprintln!("komi x100 in {unit}, scored RE: {halves} margins (in points) end in .5, {others} do not");
+        }
 
         let refused: Vec<(&str, usize)> = all.refused.iter().map(|(k, &n)| (k.as_str(), n)).collect();
         assert_eq!(refused, REFUSED_IN_CORPUS, "refused RE values");
@@ -1278,7 +1325,13 @@ mod tests {
                 assert_eq!(*pts, km.parse::<f64>().unwrap(), "{dir} KM[{km}]");
             }
         }
-        let (halves, others) = all.fox_stone_halves;
-        assert!(halves >= 20 && others * 5 <= halves, "Fox stone margins: {halves} end in .5, {others} do not");
+        // Scaled komi agree with the margins: 7.5 or 6.5 points give
+        // margins ending in .5 (bare stone margins doubled first).
+        for (stones, &(halves, others)) in &all.scaled {
+            assert!(
+                halves >= 20 && others * 5 <= halves,
+                "komi x100 (stones: {stones}): {halves} end in .5, {others} do not"
+            );
+        }
     }
 }

@@ -95,7 +95,12 @@ impl<'t> Parser<'t> {
         self.s.get(self.pos).copied()
     }
 
+    #[inline]
     fn skip_space(&mut self) {
+        // Most calls find no space at all: answer those without nom.
+        if self.s.get(self.pos).is_none_or(|&b| b > b' ') {
+            return;
+        }
         let (rest, _) = space(&self.s[self.pos..]).unwrap_or((&[], &[]));
         self.pos = self.s.len() - rest.len();
     }
@@ -348,6 +353,15 @@ impl<'t> Parser<'t> {
     /// Reads one value from its `[`, unescaping into the tree's text.
     fn value(&mut self, b: &mut GameTreeBuilder) {
         let open = self.pos;
+        // Fast path: most values (moves, numbers) are a few plain bytes.
+        let short = &self.s[open + 1..(open + 17).min(self.s.len())];
+        if let Some(len) = short.iter().position(|&c| matches!(c, b']' | b'[' | b'\\')) {
+            if short[len] == b']' {
+                b.add_value(&self.text[open + 1..open + 1 + len], open as u32);
+                self.pos = open + 2 + len;
+                return;
+            }
+        }
         let start = b.begin_value();
         let mut from = open + 1;
         let mut depth = 0usize; // unescaped '[' inside the value

@@ -3,26 +3,35 @@
 //! Lines end at `\n`, `\r\n` or a lone `\r` (old Mac files). Columns count
 //! characters (Unicode scalar values), as editors and compilers do.
 
+use std::sync::OnceLock;
+
 use crate::diag::Diagnostic;
 
-/// The decoded text of one file and where its lines start.
+/// The decoded text of one file and where its lines start (found on first
+/// use: most files have nothing to locate).
 #[derive(Debug, Clone, Default)]
 pub struct SourceMap {
     text: String,
-    line_starts: Vec<u32>,
+    line_starts: OnceLock<Vec<u32>>,
 }
 
 impl SourceMap {
     pub fn new(text: String) -> SourceMap {
-        let bytes = text.as_bytes();
-        let mut line_starts = vec![0u32];
-        for i in memchr::memchr2_iter(b'\n', b'\r', bytes) {
-            let lone_cr = bytes[i] == b'\r' && bytes.get(i + 1) != Some(&b'\n');
-            if bytes[i] == b'\n' || lone_cr {
-                line_starts.push(i as u32 + 1);
+        SourceMap { text, line_starts: OnceLock::new() }
+    }
+
+    fn line_starts(&self) -> &[u32] {
+        self.line_starts.get_or_init(|| {
+            let bytes = self.text.as_bytes();
+            let mut starts = vec![0u32];
+            for i in memchr::memchr2_iter(b'\n', b'\r', bytes) {
+                let lone_cr = bytes[i] == b'\r' && bytes.get(i + 1) != Some(&b'\n');
+                if bytes[i] == b'\n' || lone_cr {
+                    starts.push(i as u32 + 1);
+                }
             }
-        }
-        SourceMap { text, line_starts }
+            starts
+        })
     }
 
     /// The decoded text.
@@ -34,8 +43,9 @@ impl SourceMap {
     /// the end of the text.
     pub fn line_column(&self, offset: u32) -> (u32, u32) {
         let offset = (offset as usize).min(self.text.len());
-        let line = self.line_starts.partition_point(|&s| s as usize <= offset) - 1;
-        let start = self.line_starts[line] as usize;
+        let starts = self.line_starts();
+        let line = starts.partition_point(|&s| s as usize <= offset) - 1;
+        let start = starts[line] as usize;
         let mut end = offset;
         while !self.text.is_char_boundary(end) {
             end -= 1;
@@ -46,9 +56,10 @@ impl SourceMap {
 
     /// The text of a 1-based line, without its line ending.
     pub fn line_text(&self, line: u32) -> &str {
-        let i = (line as usize).saturating_sub(1).min(self.line_starts.len() - 1);
-        let start = self.line_starts[i] as usize;
-        let end = self.line_starts.get(i + 1).map_or(self.text.len(), |&e| e as usize);
+        let starts = self.line_starts();
+        let i = (line as usize).saturating_sub(1).min(starts.len() - 1);
+        let start = starts[i] as usize;
+        let end = starts.get(i + 1).map_or(self.text.len(), |&e| e as usize);
         self.text[start..end].trim_end_matches(['\n', '\r'])
     }
 

@@ -340,9 +340,29 @@ impl fmt::Debug for GameTree {
 /// assert_eq!(tree.main_line().count(), 2);
 /// # let _ = mv;
 /// ```
-#[derive(Default)]
 pub struct GameTreeBuilder {
     tree: GameTree,
+    /// Spans of the one- and two-letter identifiers already stored, so
+    /// `B` and `W` are written to the text once per game, not per move.
+    short_ids: Box<[u32; SHORT_IDS]>,
+}
+
+const SHORT_IDS: usize = 27 * 27;
+
+impl Default for GameTreeBuilder {
+    fn default() -> GameTreeBuilder {
+        GameTreeBuilder { tree: GameTree::default(), short_ids: Box::new([u32::MAX; SHORT_IDS]) }
+    }
+}
+
+/// The cache slot of a one- or two-letter upper-case identifier.
+fn short_id_slot(id: &str) -> Option<usize> {
+    let letter = |b: u8| b.is_ascii_uppercase().then(|| (b - b'A' + 1) as usize);
+    match id.as_bytes() {
+        [a] => Some(letter(*a)? * 27),
+        [a, b] => Some(letter(*a)? * 27 + letter(*b)?),
+        _ => None,
+    }
 }
 
 impl GameTreeBuilder {
@@ -352,12 +372,12 @@ impl GameTreeBuilder {
 
     /// Reserves room for a tree read from `bytes` bytes of SGF.
     pub fn with_capacity(bytes: usize) -> GameTreeBuilder {
-        let mut tree = GameTree::default();
-        tree.text.reserve(bytes / 3);
-        tree.nodes.reserve(bytes / 8);
-        tree.props.reserve(bytes / 8);
-        tree.values.reserve(bytes / 8);
-        GameTreeBuilder { tree }
+        let mut b = GameTreeBuilder::default();
+        b.tree.text.reserve(bytes / 3);
+        b.tree.nodes.reserve(bytes / 8);
+        b.tree.props.reserve(bytes / 8);
+        b.tree.values.reserve(bytes / 8);
+        b
     }
 
     pub fn set_offset(&mut self, offset: u32) {
@@ -394,7 +414,18 @@ impl GameTreeBuilder {
     /// Adds a property to the node added last. `written` is the identifier
     /// as the file spelled it, when that differs from `id`.
     pub fn add_property(&mut self, id: &str, written: Option<&str>, offset: u32) {
-        let id = self.push_text(id);
+        let id = match short_id_slot(id) {
+            Some(slot) if self.short_ids[slot] != u32::MAX => {
+                let start = self.short_ids[slot];
+                Span { start, end: start + id.len() as u32 }
+            }
+            Some(slot) => {
+                let span = self.push_text(id);
+                self.short_ids[slot] = span.start;
+                span
+            }
+            None => self.push_text(id),
+        };
         let written_id = written.map(|w| self.push_text(w));
         let t = &mut self.tree;
         let start = t.values.len() as u32;
@@ -454,7 +485,13 @@ impl GameTreeBuilder {
         self.last_node_has_properties()
     }
 
-    pub fn finish(self) -> GameTree {
+    pub fn finish(mut self) -> GameTree {
+        // The reservation was for the rest of the file: give back what this
+        // game did not use (it matters in collections of many games).
+        self.tree.text.shrink_to_fit();
+        self.tree.nodes.shrink_to_fit();
+        self.tree.props.shrink_to_fit();
+        self.tree.values.shrink_to_fit();
         self.tree
     }
 
