@@ -25,7 +25,18 @@ if [ ! -d "$corpus" ]; then
 fi
 
 cargo build --release
-cargo bench --bench check --no-run
+# Build the bench once and run a private copy of it: others may edit and
+# rebuild the crate while this runs, and every round must time the same code.
+bench_exe="$(cargo bench --bench check --no-run --message-format=json |
+    python3 -c 'import json, sys
+for line in sys.stdin:
+    m = json.loads(line)
+    if m.get("reason") == "compiler-artifact" and m.get("target", {}).get("name") == "check" and m.get("executable"):
+        print(m["executable"])')"
+if [ -z "$bench_exe" ]; then
+    echo "replay.sh: could not build benches/check.rs" >&2
+    exit 1
+fi
 
 if ! python3 -c 'import sgfmill' 2>/dev/null; then
     echo "replay.sh: installing sgfmill" >&2
@@ -41,6 +52,7 @@ fi
 
 tmp="$(mktemp -d)"
 trap 'rm -rf "$tmp"' EXIT
+cp "$bench_exe" "$tmp/check-bench"
 
 # 1. kifu on the whole set and on the sample; writes the sample's file list.
 if [ "$sample" -gt 0 ]; then
@@ -50,15 +62,23 @@ else
 fi
 echo "replay.sh: kifu, set $set_name (whole set, then sample), $runs runs" >&2
 # shellcheck disable=SC2086
-BENCH_RUNS="$runs" $pin cargo bench --quiet --bench check -- "$set_name" $sample_args \
+BENCH_RUNS="$runs" $pin "$tmp/check-bench" "$set_name" $sample_args \
     --write-list "$tmp/files.list" --json "$tmp/kifu-full.json" >"$tmp/kifu-full.txt"
+if grep -q SKIPPED "$tmp/kifu-full.txt"; then
+    cat "$tmp/kifu-full.txt"
+    exit 0
+fi
 
 # 2. Alternating runs on the same list: kifu (3 quick passes), sgfmill (1 pass), ...
 i=1
 while [ "$i" -le "$runs" ]; do
     echo "replay.sh: alternating run $i/$runs: kifu" >&2
-    BENCH_RUNS=3 $pin cargo bench --quiet --bench check -- --files "$tmp/files.list" \
-        --json "$tmp/kifu-$i.json" >/dev/null 2>&1
+    if ! BENCH_RUNS=3 $pin "$tmp/check-bench" --files "$tmp/files.list" \
+        --json "$tmp/kifu-$i.json" >"$tmp/kifu-$i.txt" 2>&1; then
+        cat "$tmp/kifu-$i.txt" >&2
+        echo "replay.sh: kifu run $i failed" >&2
+        exit 1
+    fi
     echo "replay.sh: alternating run $i/$runs: sgfmill" >&2
     $pin python3 benches/sgfmill_replay.py --files "$tmp/files.list" --runs 1 --quiet \
         --json "$tmp/sgfmill-$i.json" >/dev/null

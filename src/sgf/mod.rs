@@ -21,6 +21,8 @@ pub use source::SourceMap;
 pub use tree::{Children, Collection, GameTree, GameTreeBuilder, Node, NodeId, Property, Value};
 pub use writer::{write_collection, write_game};
 
+use std::sync::Arc;
+
 use crate::diag::Diagnostic;
 use encoding_rs::Encoding;
 
@@ -56,8 +58,8 @@ pub struct Parsed {
 /// ```
 pub fn parse(bytes: &[u8], options: &ParseOptions) -> Parsed {
     let decoded = charset::decode(bytes, options.encoding);
-    let (collection, syntax) = parser::parse_text(&decoded.text, options.limits);
-    let source = SourceMap::new(decoded.text.into_owned());
+    let source = SourceMap::new(Arc::<str>::from(decoded.text.as_ref()));
+    let (collection, syntax) = parser::parse_text(source.shared_text(), options.limits);
     let mut diagnostics = decoded.diagnostics;
     diagnostics.extend(syntax);
     diagnostics.sort_by_key(|d| d.offset);
@@ -70,8 +72,8 @@ pub fn parse(bytes: &[u8], options: &ParseOptions) -> Parsed {
 /// Parses SGF that is already text (no charset step): for tests and for
 /// SGF built in memory.
 pub fn parse_str(text: &str) -> Parsed {
-    let (collection, mut diagnostics) = parser::parse_text(text, Limits::default());
-    let source = SourceMap::new(text.to_string());
+    let source = SourceMap::new(text);
+    let (collection, mut diagnostics) = parser::parse_text(source.shared_text(), Limits::default());
     for d in &mut diagnostics {
         source.locate(d);
     }

@@ -13,6 +13,8 @@ use nom::IResult;
 use nom::Parser as _;
 use nom::bytes::complete::{take_while, take_while1};
 
+use std::sync::Arc;
+
 use super::tree::{Collection, GameTree, GameTreeBuilder, NodeId};
 use crate::diag::{Code, Diagnostic};
 
@@ -55,6 +57,8 @@ struct Frame {
 
 struct Parser<'t> {
     text: &'t str,
+    /// The same text, shared with the trees (their plain values point into it).
+    source: &'t Arc<str>,
     s: &'t [u8],
     pos: usize,
     game: usize,
@@ -66,9 +70,11 @@ struct Parser<'t> {
 
 /// Parses decoded SGF text into a collection, collecting syntax
 /// diagnostics. Never panics; always returns every game it could read.
-pub fn parse_text(text: &str, limits: Limits) -> (Collection, Vec<Diagnostic>) {
+pub fn parse_text(source: &Arc<str>, limits: Limits) -> (Collection, Vec<Diagnostic>) {
+    let text: &str = source;
     let mut p = Parser {
         text,
+        source,
         s: text.as_bytes(),
         pos: 0,
         game: 0,
@@ -95,14 +101,13 @@ impl<'t> Parser<'t> {
         self.s.get(self.pos).copied()
     }
 
+    /// Skips white space (the hot path of `space`, without nom's framing:
+    /// most calls find none or a single newline).
     #[inline]
     fn skip_space(&mut self) {
-        // Most calls find no space at all: answer those without nom.
-        if self.s.get(self.pos).is_none_or(|&b| b > b' ') {
-            return;
+        while self.s.get(self.pos).is_some_and(|&b| is_space(b)) {
+            self.pos += 1;
         }
-        let (rest, _) = space(&self.s[self.pos..]).unwrap_or((&[], &[]));
-        self.pos = self.s.len() - rest.len();
     }
 
     fn collection(&mut self) -> Vec<GameTree> {
@@ -185,7 +190,7 @@ impl<'t> Parser<'t> {
     fn game_tree(&mut self, opened: bool) -> GameTree {
         let open = self.pos;
         let remaining = self.s.len() - open;
-        let mut b = GameTreeBuilder::with_capacity(remaining.min(1 << 20));
+        let mut b = GameTreeBuilder::over_source(Arc::clone(self.source), remaining.min(1 << 20));
         b.set_offset(open as u32);
         let mut stack = vec![Frame { attach: None, last: None, has_variations: false }];
         if opened {
@@ -310,10 +315,34 @@ impl<'t> Parser<'t> {
                     }
                     self.values(b);
                 }
-                Some(c) if c.is_ascii_uppercase() || identifier_then_value(&self.s[self.pos..]) => self.property(b),
+                Some(c) if c.is_ascii_uppercase() => {
+                    if !self.simple_property(b) {
+                        self.property(b);
+                    }
+                }
+                Some(_) if identifier_then_value(&self.s[self.pos..]) => self.property(b),
                 Some(_) => self.junk(),
             }
         }
+    }
+
+    /// The common case in one pass: an upper-case identifier directly
+    /// followed by short plain values (`B[pd]`, `AB[dd][pp]`). Returns false,
+    /// having consumed nothing, for anything else.
+    #[inline]
+    fn simple_property(&mut self, b: &mut GameTreeBuilder) -> bool {
+        let at = self.pos;
+        let mut end = at;
+        while self.s.get(end).is_some_and(u8::is_ascii_uppercase) {
+            end += 1;
+        }
+        if self.s.get(end) != Some(&b'[') {
+            return false;
+        }
+        b.add_property_in_source(at..end, at as u32);
+        self.pos = end;
+        self.values(b);
+        true
     }
 
     fn property(&mut self, b: &mut GameTreeBuilder) {
@@ -322,7 +351,7 @@ impl<'t> Parser<'t> {
         self.pos = self.s.len() - rest.len();
         let written = &self.text[at..self.pos];
         if ident.iter().all(u8::is_ascii_uppercase) {
-            b.add_property(written, None, at as u32);
+            b.add_property_in_source(at..self.pos, at as u32);
         } else if !ident.iter().any(u8::is_ascii_uppercase) {
             self.game_diag(Code::InvalidIdentifier, at, format!("property identifier '{written}' has no upper-case letter"));
             b.add_property(written, None, at as u32);
@@ -357,7 +386,7 @@ impl<'t> Parser<'t> {
         let short = &self.s[open + 1..(open + 17).min(self.s.len())];
         if let Some(len) = short.iter().position(|&c| matches!(c, b']' | b'[' | b'\\')) {
             if short[len] == b']' {
-                b.add_value(&self.text[open + 1..open + 1 + len], open as u32);
+                b.add_value_in_source(open + 1..open + 1 + len, open as u32);
                 self.pos = open + 2 + len;
                 return;
             }
@@ -456,7 +485,7 @@ mod tests {
     use super::*;
 
     fn parse(s: &str) -> (Collection, Vec<&'static str>) {
-        let (c, d) = parse_text(s, Limits::default());
+        let (c, d) = parse_text(&Arc::from(s), Limits::default());
         (c, d.iter().map(|d| d.code.name()).collect())
     }
 
@@ -553,7 +582,7 @@ mod tests {
 
     #[test]
     fn max_nodes_limit() {
-        let (c, d) = parse_text("(;B[aa];W[bb];B[cc])", Limits { max_nodes: Some(2) });
+        let (c, d) = parse_text(&Arc::from("(;B[aa];W[bb];B[cc])"), Limits { max_nodes: Some(2) });
         assert_eq!(c.games[0].len(), 2);
         assert_eq!(d[0].code, Code::LimitExceeded);
     }

@@ -3,7 +3,7 @@
 //! Lines end at `\n`, `\r\n` or a lone `\r` (old Mac files). Columns count
 //! characters (Unicode scalar values), as editors and compilers do.
 
-use std::sync::OnceLock;
+use std::sync::{Arc, OnceLock};
 
 use crate::diag::Diagnostic;
 
@@ -11,13 +11,18 @@ use crate::diag::Diagnostic;
 /// use: most files have nothing to locate).
 #[derive(Debug, Clone, Default)]
 pub struct SourceMap {
-    text: String,
+    text: Arc<str>,
     line_starts: OnceLock<Vec<u32>>,
 }
 
 impl SourceMap {
-    pub fn new(text: String) -> SourceMap {
-        SourceMap { text, line_starts: OnceLock::new() }
+    pub fn new(text: impl Into<Arc<str>>) -> SourceMap {
+        SourceMap { text: text.into(), line_starts: OnceLock::new() }
+    }
+
+    /// The decoded text, shared.
+    pub fn shared_text(&self) -> &Arc<str> {
+        &self.text
     }
 
     fn line_starts(&self) -> &[u32] {

@@ -17,6 +17,7 @@
 
 use std::fmt;
 use std::ops::Range;
+use std::sync::Arc;
 
 /// Index of a node within its [`GameTree`]. The root is `NodeId(0)`.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash)]
@@ -24,16 +25,19 @@ pub struct NodeId(pub u32);
 
 const NONE: u32 = u32::MAX;
 
-/// A span of `GameTree::text`.
+/// A span of text: of the file's source text when `start` has the
+/// `IN_SOURCE` bit, otherwise of the tree's own `text`.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 struct Span {
     start: u32,
     end: u32,
 }
 
+const IN_SOURCE: u32 = 1 << 31;
+
 impl Span {
     fn range(self) -> Range<usize> {
-        self.start as usize..self.end as usize
+        (self.start & !IN_SOURCE) as usize..self.end as usize
     }
 }
 
@@ -69,6 +73,11 @@ struct ValueData {
 /// and [`Value`] views.
 #[derive(Clone, Default)]
 pub struct GameTree {
+    /// The decoded text of the file the tree was parsed from (shared by
+    /// all its games): plain values and identifiers are spans of it.
+    source: Arc<str>,
+    /// Text not found as such in the source: unescaped values, normalised
+    /// identifiers, values of trees built in memory.
     text: String,
     nodes: Vec<NodeData>,
     props: Vec<PropData>,
@@ -116,7 +125,7 @@ impl GameTree {
     }
 
     fn str(&self, span: Span) -> &str {
-        &self.text[span.range()]
+        if span.start & IN_SOURCE != 0 { &self.source[span.range()] } else { &self.text[span.range()] }
     }
 }
 
@@ -340,29 +349,9 @@ impl fmt::Debug for GameTree {
 /// assert_eq!(tree.main_line().count(), 2);
 /// # let _ = mv;
 /// ```
+#[derive(Default)]
 pub struct GameTreeBuilder {
     tree: GameTree,
-    /// Spans of the one- and two-letter identifiers already stored, so
-    /// `B` and `W` are written to the text once per game, not per move.
-    short_ids: Box<[u32; SHORT_IDS]>,
-}
-
-const SHORT_IDS: usize = 27 * 27;
-
-impl Default for GameTreeBuilder {
-    fn default() -> GameTreeBuilder {
-        GameTreeBuilder { tree: GameTree::default(), short_ids: Box::new([u32::MAX; SHORT_IDS]) }
-    }
-}
-
-/// The cache slot of a one- or two-letter upper-case identifier.
-fn short_id_slot(id: &str) -> Option<usize> {
-    let letter = |b: u8| b.is_ascii_uppercase().then(|| (b - b'A' + 1) as usize);
-    match id.as_bytes() {
-        [a] => Some(letter(*a)? * 27),
-        [a, b] => Some(letter(*a)? * 27 + letter(*b)?),
-        _ => None,
-    }
 }
 
 impl GameTreeBuilder {
@@ -370,14 +359,23 @@ impl GameTreeBuilder {
         GameTreeBuilder::default()
     }
 
-    /// Reserves room for a tree read from `bytes` bytes of SGF.
+    /// Reserves room for a tree built in memory from about `bytes` bytes.
     pub fn with_capacity(bytes: usize) -> GameTreeBuilder {
-        let mut b = GameTreeBuilder::default();
-        b.tree.text.reserve(bytes / 3);
-        b.tree.nodes.reserve(bytes / 8);
-        b.tree.props.reserve(bytes / 8);
-        b.tree.values.reserve(bytes / 8);
+        let mut b = GameTreeBuilder::over_source(Arc::from(""), bytes);
+        b.tree.text.reserve(bytes / 2);
         b
+    }
+
+    /// A builder for a tree parsed from `source`, reserving room for about
+    /// `bytes` bytes of it. Values and identifiers found verbatim in the
+    /// source are kept as spans of it ([`GameTreeBuilder::add_property_in_source`],
+    /// [`GameTreeBuilder::add_value_in_source`]), not copied.
+    pub fn over_source(source: Arc<str>, bytes: usize) -> GameTreeBuilder {
+        let mut tree = GameTree { source, ..GameTree::default() };
+        tree.nodes.reserve(bytes / 8);
+        tree.props.reserve(bytes / 8);
+        tree.values.reserve(bytes / 8);
+        GameTreeBuilder { tree }
     }
 
     pub fn set_offset(&mut self, offset: u32) {
@@ -414,19 +412,17 @@ impl GameTreeBuilder {
     /// Adds a property to the node added last. `written` is the identifier
     /// as the file spelled it, when that differs from `id`.
     pub fn add_property(&mut self, id: &str, written: Option<&str>, offset: u32) {
-        let id = match short_id_slot(id) {
-            Some(slot) if self.short_ids[slot] != u32::MAX => {
-                let start = self.short_ids[slot];
-                Span { start, end: start + id.len() as u32 }
-            }
-            Some(slot) => {
-                let span = self.push_text(id);
-                self.short_ids[slot] = span.start;
-                span
-            }
-            None => self.push_text(id),
-        };
+        let id = self.push_text(id);
         let written_id = written.map(|w| self.push_text(w));
+        self.push_property(id, written_id, offset);
+    }
+
+    /// Adds a property whose identifier is `range` of the source, as is.
+    pub fn add_property_in_source(&mut self, range: Range<usize>, offset: u32) {
+        self.push_property(source_span(range), None, offset);
+    }
+
+    fn push_property(&mut self, id: Span, written_id: Option<Span>, offset: u32) {
         let t = &mut self.tree;
         let start = t.values.len() as u32;
         t.props.push(PropData { id, written_id, values: start..start, offset });
@@ -438,6 +434,11 @@ impl GameTreeBuilder {
     pub fn add_value(&mut self, text: &str, offset: u32) {
         let span = self.push_text(text);
         self.push_value(span, offset);
+    }
+
+    /// Adds a value whose text is `range` of the source, as is.
+    pub fn add_value_in_source(&mut self, range: Range<usize>, offset: u32) {
+        self.push_value(source_span(range), offset);
     }
 
     /// Adds a value whose text is appended piece by piece with
@@ -457,19 +458,6 @@ impl GameTreeBuilder {
         self.push_value(span, offset);
     }
 
-    /// Appends text to the last value of the last property (used to repair
-    /// an unescaped `]` inside a value).
-    pub fn extend_last_value(&mut self, more: &str) -> bool {
-        let t = &mut self.tree;
-        let Some(v) = t.values.last_mut() else { return false };
-        if v.text.end as usize != t.text.len() {
-            return false;
-        }
-        t.text.push_str(more);
-        v.text.end = t.text.len() as u32;
-        true
-    }
-
     /// Number of nodes added so far.
     pub fn node_count(&self) -> usize {
         self.tree.nodes.len()
@@ -485,13 +473,7 @@ impl GameTreeBuilder {
         self.last_node_has_properties()
     }
 
-    pub fn finish(mut self) -> GameTree {
-        // The reservation was for the rest of the file: give back what this
-        // game did not use (it matters in collections of many games).
-        self.tree.text.shrink_to_fit();
-        self.tree.nodes.shrink_to_fit();
-        self.tree.props.shrink_to_fit();
-        self.tree.values.shrink_to_fit();
+    pub fn finish(self) -> GameTree {
         self.tree
     }
 
@@ -507,6 +489,10 @@ impl GameTreeBuilder {
         let end = t.values.len() as u32;
         t.props.last_mut().expect("add_property before add_value").values.end = end;
     }
+}
+
+fn source_span(range: Range<usize>) -> Span {
+    Span { start: range.start as u32 | IN_SOURCE, end: range.end as u32 }
 }
 
 /// A whole SGF file: its game trees, in order.

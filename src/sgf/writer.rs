@@ -127,9 +127,9 @@ mod tests {
     use crate::sgf::parser::{Limits, parse_text};
 
     fn round_trip(s: &str) -> String {
-        let (c, _) = parse_text(s, Limits::default());
+        let (c, _) = parse_text(&s.into(), Limits::default());
         let out = write_collection(&c);
-        let (again, _) = parse_text(&out, Limits::default());
+        let (again, _) = parse_text(&out.as_str().into(), Limits::default());
         assert_eq!(c, again, "written:\n{out}");
         out
     }
