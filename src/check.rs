@@ -2,15 +2,18 @@
 //! one list of located diagnostics. The batch layer (CLI) calls this per
 //! file; this module knows nothing of paths, walking or output formats.
 
-use crate::diag::{Code, Diagnostic};
+use crate::diag::{Code, Diagnostic, Severity};
 use crate::replay::{self, RuleOverrides};
-use crate::sgf::{self, ParseOptions, SourceMap};
+use crate::score::{self, ScoreOptions};
+use crate::sgf::{self, GameTree, ParseOptions, SourceMap};
 
 /// Settings for checking a file.
-#[derive(Debug, Clone, Copy, Default)]
+#[derive(Debug, Clone, Default)]
 pub struct CheckOptions {
     pub parse: ParseOptions,
     pub rules: RuleOverrides,
+    /// `--score`: also rescore each game and compare with `RE[]`.
+    pub score: Option<ScoreOptions>,
 }
 
 /// What checking one file found.
@@ -37,6 +40,10 @@ pub fn check_bytes(bytes: &[u8], options: &CheckOptions) -> FileCheck {
         if !not_go {
             let replayed = replay::replay(game, &options.rules);
             moves += replayed.moves;
+            if let Some(score_options) = &options.score {
+                let score_options = ScoreOptions { rules: options.rules, ..score_options.clone() };
+                diagnostics.extend(score_checks(game, &replayed, &score_options).into_iter().map(|d| d.in_game(index)));
+            }
             diagnostics.extend(replayed.diagnostics.into_iter().map(|d| d.in_game(index)));
         }
     }
@@ -45,4 +52,29 @@ pub fn check_bytes(bytes: &[u8], options: &CheckOptions) -> FileCheck {
         parsed.source.locate(d);
     }
     FileCheck { diagnostics, source: parsed.source, games: parsed.collection.games.len(), moves }
+}
+
+/// `check --score`: the rescore against `RE[]`, and Art. 14 under
+/// Japanese rules.
+fn score_checks(game: &GameTree, replayed: &replay::Replay, options: &ScoreOptions) -> Vec<Diagnostic> {
+    let mut out = Vec::new();
+    let root = game.root();
+    if replayed.rules.repetition_voids {
+        let illegal = replayed.diagnostics.iter().find(|d| matches!(d.code, Code::Ko | Code::DoubleMove) && d.severity == Severity::Error);
+        if let Some(d) = illegal {
+            let offender = if d.color == Some("B") { "Black" } else { "White" };
+            let message = format!("{offender} made an illegal move ({} at move {}): under Japanese rules (Art. 14) {offender} loses the game", d.code, d.move_number.unwrap_or(0));
+            out.push(Diagnostic { code: Code::IllegalMoveLoses, severity: Severity::Info, message, ..d.clone() });
+        }
+    }
+    let Some(scored) = score::score_game(game, options) else { return out };
+    out.extend(scored.diagnostics.iter().cloned());
+    if scored.agrees == Some(false) {
+        let recorded = scored.recorded.clone().unwrap_or_default();
+        let cause = score::likely_cause(&scored);
+        let message = format!("RE[{recorded}] but the recount gives {} ({cause})", scored.result);
+        let at = root.get("RE").map_or(root.offset(), |p| p.offset());
+        out.push(Diagnostic::new(Code::ResultMismatch, at, message));
+    }
+    out
 }

@@ -14,6 +14,8 @@ use crate::check::{CheckOptions, check_bytes};
 use crate::diag::{Code, Diagnostic, Policy, Severity};
 use crate::replay::RuleOverrides;
 use crate::rules::{KoRule, Rules, Suicide};
+use crate::score::{self as scoring, DeadStones, GameScore, ScoreOptions, SekiEyes};
+use crate::sgf::props;
 use crate::json::{self, JsonOptions};
 use crate::report::{Format, Reporter};
 use crate::sgf::{self, ParseOptions, charset};
@@ -41,8 +43,8 @@ struct Cli {
 enum Command {
     /// Report every problem in SGF files: syntax, charsets, property values, illegal moves.
     Check(CheckArgs),
-    /// Rescore finished games (not available yet: see the roadmap in README).
-    Score(InputArgs),
+    /// Rescore finished games under their rules and compare with RE[].
+    Score(ScoreArgs),
     /// Convert SGF to JSON (schema kifu/1) and back.
     Convert(ConvertArgs),
     /// Print each game's summary: players, ranks, komi, result, moves.
@@ -126,12 +128,98 @@ impl RuleArgs {
     }
 }
 
+/// How to rescore, shared by `score` and `check --score`.
+#[derive(Args)]
+struct ScoreFlags {
+    /// Dead stones: auto (markup, else estimate), markup, estimate, none, or points like dd,pq.
+    #[arg(long, value_name = "HOW", default_value = "auto")]
+    dead_stones: String,
+    /// Komi, replacing KM[].
+    #[arg(long, allow_hyphen_values = true)]
+    komi: Option<f64>,
+    /// Points given to White for the handicap, replacing the ruleset's (area scoring).
+    #[arg(long, value_name = "N")]
+    handicap_bonus: Option<f64>,
+    /// Whether the eyes of groups in seki count: none (Japanese Art. 8) or count (most servers).
+    #[arg(long, value_enum)]
+    seki_eyes: Option<SekiEyesArg>,
+    /// Who wins equal scores: draw (jigo) or white (the seed 003 rules).
+    #[arg(long, value_enum, default_value = "draw")]
+    ties: TiesArg,
+    /// The line to score: child indices at branch points, e.g. 1 or 0,2 (default: the main line).
+    #[arg(long, value_name = "PATH", value_delimiter = ',')]
+    variation: Vec<u32>,
+}
+
+#[derive(Clone, Copy, ValueEnum)]
+enum SekiEyesArg {
+    None,
+    Count,
+}
+
+#[derive(Clone, Copy, PartialEq, Eq, ValueEnum)]
+enum TiesArg {
+    Draw,
+    White,
+}
+
+impl ScoreFlags {
+    fn resolve(&self, rules: RuleOverrides) -> Result<ScoreOptions, Status> {
+        let dead_stones = match self.dead_stones.as_str() {
+            "auto" => DeadStones::Auto,
+            "markup" => DeadStones::Markup,
+            "estimate" => DeadStones::Estimate,
+            "none" => DeadStones::None,
+            list => {
+                let points: Result<Vec<_>, _> = list.split(',').map(|p| props::Point::parse(p.trim())).collect();
+                match points {
+                    Ok(points) => DeadStones::Points(points),
+                    Err(e) => {
+                        eprintln!("kifu: --dead-stones {list}: {e} (auto, markup, estimate, none, or points like dd,pq)");
+                        return Err(Status::Usage);
+                    }
+                }
+            }
+        };
+        let seki_eyes = self.seki_eyes.map(|s| match s {
+            SekiEyesArg::None => SekiEyes::None,
+            SekiEyesArg::Count => SekiEyes::Count,
+        });
+        Ok(ScoreOptions {
+            rules,
+            dead_stones,
+            komi: self.komi,
+            handicap_bonus: self.handicap_bonus,
+            seki_eyes,
+            ties_to_white: self.ties == TiesArg::White,
+            variation: self.variation.clone(),
+        })
+    }
+}
+
+#[derive(Args)]
+struct ScoreArgs {
+    #[command(flatten)]
+    input: InputArgs,
+    #[command(flatten)]
+    rules: RuleArgs,
+    #[command(flatten)]
+    score: ScoreFlags,
+    #[arg(long, value_enum, default_value = "text")]
+    format: InfoFormat,
+}
+
 #[derive(Args)]
 struct CheckArgs {
     #[command(flatten)]
     input: InputArgs,
     #[command(flatten)]
     rules: RuleArgs,
+    /// Also rescore each game: result-mismatch when RE[] disagrees, result-syntax when it is not a result.
+    #[arg(long)]
+    score: bool,
+    #[command(flatten)]
+    score_flags: ScoreFlags,
     #[arg(long, value_enum, default_value = "text")]
     format: CheckFormat,
     /// Print only errors, and no summary.
@@ -216,10 +304,7 @@ pub fn run() -> ExitCode {
     };
     let status = match cli.command {
         Command::Check(args) => check(args),
-        Command::Score(_) => {
-            eprintln!("kifu score: rescoring is not available in this version yet");
-            Ok(Status::Usage)
-        }
+        Command::Score(args) => score(args),
         Command::Convert(args) => convert(args),
         Command::Info(args) => info(args),
     };
@@ -357,7 +442,15 @@ fn check(args: CheckArgs) -> io::Result<Status> {
     let stdout = io::stdout();
     let mut reporter = Reporter::new(format, io::BufWriter::new(stdout.lock()));
     reporter.quiet = args.quiet;
-    let options = CheckOptions { parse: inputs.parse, rules };
+    let score = if args.score {
+        match args.score_flags.resolve(rules) {
+            Ok(s) => Some(s),
+            Err(status) => return Ok(status),
+        }
+    } else {
+        None
+    };
+    let options = CheckOptions { parse: inputs.parse, rules, score };
     let mut io_error = inputs.io_error;
     for input in &inputs.inputs {
         let Some(bytes) = read_input(input) else {
@@ -429,6 +522,103 @@ fn info(args: InfoArgs) -> io::Result<Status> {
     }
     out.flush()?;
     Ok(status)
+}
+
+fn score(args: ScoreArgs) -> io::Result<Status> {
+    let (inputs, rules) = match (args.input.resolve(), args.rules.resolve()) {
+        (Ok(i), Ok(r)) => (i, r),
+        _ => return Ok(Status::Usage),
+    };
+    let options = match args.score.resolve(rules) {
+        Ok(o) => o,
+        Err(status) => return Ok(status),
+    };
+    let mut out = io::BufWriter::new(io::stdout().lock());
+    let mut status = if inputs.io_error { Status::Usage } else { Status::Clean };
+    for input in &inputs.inputs {
+        let Some(bytes) = read_input(input) else {
+            status = Status::Usage;
+            continue;
+        };
+        let Some(parsed) = parse_input(input, &bytes, &inputs.parse) else {
+            status = status.max(Status::Problems);
+            continue;
+        };
+        let name = input.name();
+        for (index, game) in parsed.collection.games.iter().enumerate() {
+            let Some(mut scored) = scoring::score_game(game, &options) else {
+                eprintln!("kifu: {name} (game {}): no board to score (bad SZ[])", index + 1);
+                status = status.max(Status::Problems);
+                continue;
+            };
+            for d in &mut scored.diagnostics {
+                parsed.source.locate(d);
+            }
+            if scored.agrees == Some(false) {
+                status = status.max(Status::Problems);
+            }
+            match args.format {
+                InfoFormat::Json => {
+                    let doc = serde_json::json!({ "file": name, "game": index });
+                    let mut doc = doc.as_object().expect("object").clone();
+                    if let serde_json::Value::Object(fields) = serde_json::to_value(&scored)? {
+                        doc.extend(fields);
+                    }
+                    serde_json::to_writer(&mut out, &doc)?;
+                    writeln!(out)?;
+                }
+                InfoFormat::Text => write_score_text(&mut out, &name, index, &scored)?,
+            }
+        }
+    }
+    out.flush()?;
+    Ok(status)
+}
+
+/// The breakdown, the result against RE[], the map and the notes.
+fn write_score_text(out: &mut impl Write, name: &str, index: usize, s: &GameScore) -> io::Result<()> {
+    let counting = match s.scoring {
+        crate::rules::Scoring::Territory => "territory counting",
+        crate::rules::Scoring::Area => "area counting",
+    };
+    writeln!(out, "{name} (game {}): {} rules, {counting}, dead stones from {}", index + 1, s.rules, s.dead_stones_from)?;
+    writeln!(out, "                  Black     White")?;
+    let row = |out: &mut dyn Write, label: &str, b: String, w: String| writeln!(out, "  {label:<14}{b:>7}{w:>10}");
+    let area = s.scoring == crate::rules::Scoring::Area;
+    row(out, "territory", s.black.territory.to_string(), s.white.territory.to_string())?;
+    if area {
+        row(out, "stones", s.black.stones.to_string(), s.white.stones.to_string())?;
+    } else {
+        row(out, "prisoners", s.black.prisoners.to_string(), s.white.prisoners.to_string())?;
+        row(out, "dead stones", s.black.dead.to_string(), s.white.dead.to_string())?;
+    }
+    row(out, "komi", String::new(), fmt_points(s.komi))?;
+    if area && s.handicap_bonus != 0.0 {
+        row(out, "handicap bonus", String::new(), fmt_points(s.handicap_bonus))?;
+    }
+    row(out, "total", fmt_points(s.black.total), fmt_points(s.white.total))?;
+    let verdict = match (s.agrees, &s.recorded) {
+        (Some(true), Some(re)) => format!("recorded RE[{re}]: agrees"),
+        (Some(false), Some(re)) => format!("recorded RE[{re}]: DISAGREES ({})", scoring::likely_cause(s)),
+        (None, Some(re)) => format!("recorded RE[{re}]: no margin to compare"),
+        _ => "no RE[] recorded".to_string(),
+    };
+    writeln!(out, "  result: {}   {verdict}", s.result)?;
+    if !s.unsure.is_empty() {
+        writeln!(out, "  unsure of the groups at: {}", s.unsure.join(", "))?;
+    }
+    for line in s.map.lines() {
+        writeln!(out, "  {line}")?;
+    }
+    writeln!(out, "  X O stones, x o dead stones, b w territory, s seki dame, . dame")?;
+    for d in &s.diagnostics {
+        writeln!(out, "  {}[{}]: {}", d.severity, d.code, d.message)?;
+    }
+    Ok(())
+}
+
+fn fmt_points(x: f64) -> String {
+    if x.fract() == 0.0 { format!("{x:.0}") } else { format!("{x}") }
 }
 
 fn convert(args: ConvertArgs) -> io::Result<Status> {

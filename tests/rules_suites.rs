@@ -34,7 +34,7 @@ fn fixture(name: &str) -> Vec<u8> {
 
 /// Every diagnostic of a file, checked as `kifu check` does.
 fn check(bytes: &[u8], rules: RuleOverrides) -> Vec<Diagnostic> {
-    check_bytes(bytes, &CheckOptions { parse: Default::default(), rules }).diagnostics
+    check_bytes(bytes, &CheckOptions { rules, ..Default::default() }).diagnostics
 }
 
 /// The rules the game's RU[] names.
@@ -757,7 +757,7 @@ fn gnugo_seki_exotics_are_positions_without_cycles() {
         let bytes = read(path);
         let name = path.file_name().unwrap().to_string_lossy();
         for over in [from_game(), preset("japanese"), preset("chinese")] {
-            let result = check_bytes(&bytes, &CheckOptions { parse: Default::default(), rules: over });
+            let result = check_bytes(&bytes, &CheckOptions { rules: over, ..Default::default() });
             assert_eq!(codes(&result.diagnostics), Vec::<&str>::new(), "{name} {over:?}");
             let expected_moves = match name.as_ref() {
                 "onadare_ko.sgf" => 37,

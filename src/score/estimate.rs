@@ -183,7 +183,6 @@ impl Estimator {
                     light.copy_from(&template);
                     let first = if playouts % 2 == 0 { BLACK } else { WHITE };
                     light.playout(&mut rng, first, max_moves);
-                    STATS[2].fetch_add(1, std::sync::atomic::Ordering::Relaxed);
                     light.tally(&self.points, first, &mut counts);
                     playouts += 1;
                 }
@@ -403,8 +402,6 @@ struct Detail {
     #[allow(dead_code)]
     playouts: usize,
 }
-
-pub static STATS: [std::sync::atomic::AtomicU64; 4] = [const { std::sync::atomic::AtomicU64::new(0) }; 4];
 
 /// Deterministic random numbers: splitmix64 for the seed, xorshift64* after.
 struct Rng(u64);
@@ -799,7 +796,6 @@ impl Light {
                 j -= n;
             }
             let p = self.empties[j] as usize;
-            STATS[1].fetch_add(1, std::sync::atomic::Ordering::Relaxed);
             if self.legal(p, c) && self.acceptable(p, c) {
                 return Some(p);
             }
@@ -826,7 +822,6 @@ impl Light {
                 }
             }
             moves += 1;
-            STATS[0].fetch_add(1, std::sync::atomic::Ordering::Relaxed);
             c = BLACK + WHITE - c;
         }
     }
@@ -1135,25 +1130,6 @@ mod tests {
             let t = Instant::now();
             let Some(games) = load() else { return };
             eprintln!("loaded {} games in {:.1?}", games.len(), t.elapsed());
-            {
-                let (mut stones, mut alive, mut frozen_pts) = (0usize, 0usize, 0usize);
-                for g in games.iter().filter(|g| g.margin.is_some()) {
-                    let est = Estimator::new(&g.board);
-                    let mut pa = vec![false; est.chains.len()];
-                    let mut sd = vec![false; est.chains.len()];
-                    est.benson(BLACK, &mut pa, &mut sd);
-                    est.benson(WHITE, &mut pa, &mut sd);
-                    for id in 0..est.chains.len() {
-                        stones += est.chains[id].len as usize;
-                        if pa[id] { alive += est.chains[id].len as usize; }
-                    }
-                    let _ = &mut frozen_pts;
-                    let e = estimate(&g.board);
-                    let _ = e;
-                }
-                let st: Vec<u64> = STATS.iter().map(|a| a.load(std::sync::atomic::Ordering::Relaxed)).collect();
-                eprintln!("stones {stones} pass-alive {alive}; moves {} scans {} playouts {} => moves/playout {:.1} scans/move {:.1}", st[0], st[1], st[2], st[0] as f64 / st[2] as f64, st[1] as f64 / st[0] as f64);
-            }
             let verbose = std::env::var_os("KIFU_ESTIMATE_VERBOSE").is_some();
             let params = params();
             eprintln!("{params:?}");

@@ -1,5 +1,594 @@
-//! Rescoring finished games (work in progress: the counting lands with the
-//! estimator and result parsing).
+//! Rescoring finished games: territory (Japanese, Korean) and area
+//! (Chinese, AGA, NZ, Tromp-Taylor, Ing) counts, dead stones, seki, and the
+//! comparison with the recorded `RE[]`.
+//!
+//! The final position comes from `replay`; which stones are dead comes from
+//! the record's territory markup, from [`estimate`], or from the user. This
+//! module knows the board, the rules and the SGF model; it knows nothing of
+//! output formats.
 
 pub mod estimate;
 pub mod result;
+
+use serde::Serialize;
+
+use crate::board::{Board, Cell, Color, Pt};
+use crate::diag::{Code, Diagnostic};
+use crate::replay::{self, Position, RuleOverrides};
+use crate::rules::{HandicapBonus, Scoring};
+use crate::sgf::props::{self, Point};
+use crate::sgf::{GameTree, Node};
+use result::{GameResult, Komi, NoticeKind, komi_from_text, read_result};
+
+/// Where the dead stones come from (`--dead-stones`).
+#[derive(Debug, Clone, Default, PartialEq)]
+pub enum DeadStones {
+    /// Markup when the last node has it, otherwise estimate (none for
+    /// rules without a dead-stone phase).
+    #[default]
+    Auto,
+    /// The territory markup (`TB`/`TW`, `DD`) of the last node.
+    Markup,
+    /// Decided by kifu from the position.
+    Estimate,
+    /// The board as it stands.
+    None,
+    /// The chains at these points are dead.
+    Points(Vec<Point>),
+}
+
+/// Whether the eyes of chains in seki count as territory (`--seki-eyes`).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "lowercase")]
+pub enum SekiEyes {
+    /// Japanese Art. 8: they count for nobody.
+    None,
+    /// As most servers (KGS among them) count.
+    Count,
+}
+
+/// Settings for rescoring.
+#[derive(Debug, Clone, Default)]
+pub struct ScoreOptions {
+    pub rules: RuleOverrides,
+    pub dead_stones: DeadStones,
+    /// `--komi`: replaces `KM[]`.
+    pub komi: Option<f64>,
+    /// `--handicap-bonus`: points given to White, replacing the ruleset's.
+    pub handicap_bonus: Option<f64>,
+    /// `--seki-eyes`; `None` chooses from the rules and the record.
+    pub seki_eyes: Option<SekiEyes>,
+    /// `--ties white`: equal scores are a win for White (seed 003 rules).
+    pub ties_to_white: bool,
+    /// `--variation`: child index at each branch point, as diagnostics
+    /// write it; the main line is empty.
+    pub variation: Vec<u32>,
+}
+
+/// One side's count. Field names are part of the JSON contract.
+#[derive(Debug, Clone, Default, PartialEq, Serialize)]
+pub struct Side {
+    /// Empty points counted for this side.
+    pub territory: u32,
+    /// Living stones on the board (counted under area scoring only).
+    pub stones: u32,
+    /// Stones this side captured during the game.
+    pub prisoners: u32,
+    /// Opponent stones found dead at the end.
+    pub dead: u32,
+    pub total: f64,
+}
+
+/// The rescore of one game. Field names are part of the JSON contract.
+#[derive(Debug, Clone, Serialize)]
+pub struct GameScore {
+    pub rules: &'static str,
+    pub scoring: Scoring,
+    pub komi: f64,
+    pub handicap_bonus: f64,
+    pub black: Side,
+    pub white: Side,
+    /// Dead stones, SGF letters.
+    pub dead_stones: Vec<String>,
+    /// Empty points that are dame of a seki, SGF letters.
+    pub seki_points: Vec<String>,
+    /// Chains whose status the estimator was unsure of (one point each).
+    pub unsure: Vec<String>,
+    /// Where the dead stones came from: markup, estimate, none or points.
+    pub dead_stones_from: &'static str,
+    pub winner: Option<&'static str>,
+    pub margin: f64,
+    /// Canonical RE form: `B+2.5`, `W+0.5`, `0` for a draw.
+    pub result: String,
+    pub recorded: Option<String>,
+    /// Whether the recount matches RE; null when RE has no margin.
+    pub agrees: Option<bool>,
+    /// Whether the line ends with two passes.
+    pub finished: bool,
+    /// The final board: `X`/`O` stones, `x`/`o` dead stones, `b`/`w`
+    /// territory, `s` seki dame, `.` dame.
+    #[serde(skip)]
+    pub map: String,
+    /// Notes and problems found while scoring (komi, result syntax...).
+    #[serde(skip)]
+    pub diagnostics: Vec<Diagnostic>,
+}
+
+/// Rescores one game; `None` when it has no usable board.
+pub fn score_game(game: &GameTree, options: &ScoreOptions) -> Option<GameScore> {
+    let end = line_end(game, &options.variation)?;
+    let position = replay::position_at(game, end.id(), &options.rules)?;
+    let root = game.root();
+    let mut diagnostics = Vec::new();
+    let scoring = position.rules.scoring;
+    let komi = komi(root, options, scoring, &mut diagnostics);
+    let recorded = root.get("RE").and_then(|p| p.first()).map(str::to_string);
+    let recorded_result = recorded.as_deref().and_then(|re| recorded_result(re, root, &komi, &mut diagnostics));
+    let (dead, unsure, from) = dead_stones(&position, end, options, &mut diagnostics);
+    let seki_eyes = seki_eyes(root, options, &position, &mut diagnostics);
+    let mut count = Count::new(&position.board, &dead);
+    if from == "markup" {
+        count.territory_from_markup(&position.board, end);
+    } else {
+        count.territory_by_flood_fill(scoring == Scoring::Territory && seki_eyes == SekiEyes::None);
+    }
+    let handicap_bonus = handicap_bonus(root, options, &position);
+    let (black, white) = count.sides(&position.board, scoring, komi.points, handicap_bonus);
+    let margin = (black.total - white.total).abs();
+    let winner = if black.total > white.total {
+        Some("B")
+    } else if white.total > black.total || options.ties_to_white {
+        Some("W")
+    } else {
+        None
+    };
+    let result = match winner {
+        Some(w) => format!("{w}+{}", trim_float(margin)),
+        None => "0".to_string(),
+    };
+    let agrees = recorded_result.as_ref().and_then(|r| agreement(r, winner, margin));
+    let board = &position.board;
+    let points = |pts: &[Pt]| -> Vec<String> { pts.iter().map(|&p| letters(board, p)).collect() };
+    Some(GameScore {
+        rules: position.rules.name,
+        scoring,
+        komi: komi.points,
+        handicap_bonus,
+        dead_stones: points(&dead),
+        seki_points: points(&count.seki),
+        unsure: points(&unsure),
+        dead_stones_from: from,
+        black,
+        white,
+        winner,
+        margin,
+        result,
+        recorded,
+        agrees,
+        finished: position.ended_by_passes,
+        map: count.map(board),
+        diagnostics,
+    })
+}
+
+/// A short guess at why a recount disagrees with `RE[]`, for messages.
+pub fn likely_cause(score: &GameScore) -> &'static str {
+    if !score.finished {
+        "the game may be unfinished: the record does not end with two passes"
+    } else if !score.unsure.is_empty() {
+        "likely dead stones: kifu was unsure of some groups"
+    } else if score.diagnostics.iter().any(|d| matches!(d.code, Code::MissingKomi | Code::KomiScaled)) {
+        "likely komi"
+    } else {
+        "likely dead stones or komi"
+    }
+}
+
+/// The last node of the line the variation path names.
+fn line_end<'a>(game: &'a GameTree, path: &[u32]) -> Option<Node<'a>> {
+    let mut node = game.root();
+    let mut choices = path.iter();
+    loop {
+        let count = node.child_count();
+        if count == 0 {
+            return Some(node);
+        }
+        let index = if count > 1 { choices.next().copied().unwrap_or(0) } else { 0 };
+        node = node.children().nth(index as usize)?;
+    }
+}
+
+fn komi(root: Node<'_>, options: &ScoreOptions, scoring: Scoring, diagnostics: &mut Vec<Diagnostic>) -> Komi {
+    let area = scoring == Scoring::Area;
+    if let Some(k) = options.komi {
+        return Komi { points: k, stones: false, note: None };
+    }
+    let zero = Komi { points: 0.0, stones: false, note: None };
+    let Some(km) = root.get("KM") else {
+        diagnostics.push(Diagnostic::new(Code::MissingKomi, root.offset(), "no KM[]: scored with komi 0"));
+        return zero;
+    };
+    match komi_from_text(km.first().unwrap_or(""), area) {
+        Ok(komi) => {
+            if let Some(note) = &komi.note {
+                diagnostics.push(Diagnostic::new(Code::KomiScaled, km.offset(), note.clone()));
+            }
+            komi
+        }
+        Err(e) => {
+            diagnostics.push(Diagnostic::new(Code::MissingKomi, km.offset(), format!("{e}: scored with komi 0")));
+            zero
+        }
+    }
+}
+
+/// The recorded result in points (Fox writes margins in stones when its
+/// komi is), reporting what is odd about how RE[] is written.
+fn recorded_result(re: &str, root: Node<'_>, komi: &Komi, diagnostics: &mut Vec<Diagnostic>) -> Option<GameResult> {
+    let at = root.get("RE").map_or(root.offset(), |p| p.offset());
+    match read_result(re) {
+        Ok(reading) => {
+            if let Some(notice) = &reading.notice {
+                let d = Diagnostic::new(Code::ResultSyntax, at, notice.message.clone());
+                diagnostics.push(if notice.kind == NoticeKind::Spelling { d.with_severity(crate::diag::Severity::Info) } else { d });
+            }
+            Some(reading.in_points(komi))
+        }
+        Err(e) => {
+            diagnostics.push(Diagnostic::new(Code::ResultSyntax, at, e.message));
+            None
+        }
+    }
+}
+
+/// The dead stones, the chains the estimator was unsure of, and where the
+/// answer came from.
+fn dead_stones(position: &Position, end: Node<'_>, options: &ScoreOptions, diagnostics: &mut Vec<Diagnostic>) -> (Vec<Pt>, Vec<Pt>, &'static str) {
+    let board = &position.board;
+    let has_markup = end.has("TB") || end.has("TW") || end.has("DD");
+    let method = match &options.dead_stones {
+        DeadStones::Auto if has_markup => DeadStones::Markup,
+        DeadStones::Auto if !position.rules.dead_stones_removed => DeadStones::None,
+        DeadStones::Auto => DeadStones::Estimate,
+        other => other.clone(),
+    };
+    match method {
+        DeadStones::Markup => (markup_dead(board, end), Vec::new(), "markup"),
+        DeadStones::None => (Vec::new(), Vec::new(), "none"),
+        DeadStones::Points(points) => {
+            let mut dead = Vec::new();
+            for p in points {
+                match board.point(p.x as usize, p.y as usize) {
+                    Some(pt) if board.cell(pt) != Cell::Empty => dead.extend(board.chain(pt)),
+                    _ => diagnostics.push(Diagnostic::new(Code::InvalidValue, 0, format!("--dead-stones: no stone at {}", p.to_sgf()))),
+                }
+            }
+            dead.sort_unstable();
+            dead.dedup();
+            (dead, Vec::new(), "points")
+        }
+        _ => {
+            let e = estimate::estimate(board);
+            (e.dead, e.unsure, "estimate")
+        }
+    }
+}
+
+/// Stones inside the other colour's marked territory, and `DD` stones.
+fn markup_dead(board: &Board, end: Node<'_>) -> Vec<Pt> {
+    let mut dead = Vec::new();
+    for (id, owner) in [("TB", Color::Black), ("TW", Color::White), ("DD", Color::Black), ("DD", Color::White)] {
+        for pt in marked(board, end, id) {
+            let cell = board.cell(pt);
+            let is_dead = if id == "DD" { cell.color() == Some(owner) } else { cell.color() == Some(owner.opponent()) };
+            if is_dead {
+                dead.push(pt);
+            }
+        }
+    }
+    dead.sort_unstable();
+    dead.dedup();
+    dead
+}
+
+/// The on-board points a point-list property of `node` names.
+fn marked(board: &Board, node: Node<'_>, id: &str) -> Vec<Pt> {
+    node.properties()
+        .filter(|p| p.id() == id)
+        .filter_map(|p| props::parse_elist_of_point(p.values().map(|v| v.text())).ok())
+        .flatten()
+        .filter_map(|p| board.point(p.x as usize, p.y as usize))
+        .collect()
+}
+
+/// Whether seki eyes count: the option, else Art. 8 (none) under territory
+/// rules unless the record comes from KGS, whose scoring counts them.
+fn seki_eyes(root: Node<'_>, options: &ScoreOptions, position: &Position, diagnostics: &mut Vec<Diagnostic>) -> SekiEyes {
+    if let Some(s) = options.seki_eyes {
+        return s;
+    }
+    if position.rules.scoring == Scoring::Area {
+        return SekiEyes::Count;
+    }
+    let from_kgs = root.get_value("PC").is_some_and(|pc| pc.contains("Kiseido") || pc.contains("KGS"))
+        || root.get_value("AP").is_some_and(|ap| ap.starts_with("CGoban"));
+    if from_kgs {
+        let at = root.get("PC").or(root.get("AP")).map_or(0, |p| p.offset());
+        diagnostics.push(Diagnostic::new(Code::SekiEyesCounted, at, "the record comes from KGS, whose Japanese scoring counts the eyes of groups in seki; kifu does the same (--seki-eyes none for Art. 8)"));
+        return SekiEyes::Count;
+    }
+    SekiEyes::None
+}
+
+fn handicap_bonus(root: Node<'_>, options: &ScoreOptions, position: &Position) -> f64 {
+    if let Some(b) = options.handicap_bonus {
+        return b;
+    }
+    if position.rules.scoring != Scoring::Area {
+        return 0.0;
+    }
+    let stones = props::handicap(root).ok().flatten().unwrap_or(0).max(0) as f64;
+    if stones < 2.0 {
+        return 0.0;
+    }
+    match position.rules.handicap_bonus {
+        HandicapBonus::None => 0.0,
+        HandicapBonus::PerStone => stones,
+        HandicapBonus::PerStoneLessOne => stones - 1.0,
+    }
+}
+
+/// Whether the recount matches the recorded result; `None` when the
+/// record gives no margin to compare.
+fn agreement(recorded: &GameResult, winner: Option<&str>, margin: f64) -> Option<bool> {
+    match recorded {
+        GameResult::Draw => Some(winner.is_none()),
+        _ => {
+            let m = recorded.margin()?;
+            let w = recorded.winner()?.letter();
+            Some(winner == Some(w) && (m - margin).abs() < 1e-6)
+        }
+    }
+}
+
+/// What each point of the final board counts as.
+#[derive(Clone, Copy, PartialEq, Eq)]
+enum Owner {
+    Dame,
+    Seki,
+    Territory(Color),
+}
+
+/// The board with dead stones lifted, and what each empty point counts as.
+struct Count {
+    /// The final board's cells with dead stones removed (indexed by Pt).
+    cells: Vec<Cell>,
+    /// Distance between rows in `cells` (the board's layout).
+    stride: Pt,
+    dead: Vec<Pt>,
+    owner: Vec<Owner>,
+    seki: Vec<Pt>,
+}
+
+impl Count {
+    fn new(board: &Board, dead: &[Pt]) -> Count {
+        let n = board.points().last().map_or(0, |p| p as usize + 1);
+        let mut cells = vec![Cell::Border; n + board.width() + 3];
+        for p in board.points() {
+            cells[p as usize] = board.cell(p);
+        }
+        for &p in dead {
+            cells[p as usize] = Cell::Empty;
+        }
+        let first = board.point(0, 0).expect("a board has a point");
+        let stride = board.neighbors(first)[3] - first;
+        Count { owner: vec![Owner::Dame; cells.len()], cells, stride, dead: dead.to_vec(), seki: Vec::new() }
+    }
+
+    /// Each side's count under the rules' scoring.
+    fn sides(&self, board: &Board, scoring: Scoring, komi: f64, handicap_bonus: f64) -> (Side, Side) {
+        let side = |color: Color| {
+            let cell = if color == Color::Black { Cell::Black } else { Cell::White };
+            let territory = self.owner.iter().filter(|&&o| o == Owner::Territory(color)).count() as u32;
+            let stones = board.points().filter(|&p| self.cells[p as usize] == cell).count() as u32;
+            let dead = self.dead.iter().filter(|&&p| board.cell(p).color() == Some(color.opponent())).count() as u32;
+            let prisoners = board.prisoners(color);
+            let mut s = Side { territory, stones, prisoners, dead, total: 0.0 };
+            s.total = match scoring {
+                Scoring::Territory => (territory + prisoners + dead) as f64,
+                Scoring::Area => (stones + territory) as f64,
+            };
+            s
+        };
+        let black = side(Color::Black);
+        let mut white = side(Color::White);
+        white.total += komi + if scoring == Scoring::Area { handicap_bonus } else { 0.0 };
+        (black, white)
+    }
+
+    /// The final board, one character a point (see `GameScore::map`), with
+    /// coordinates.
+    fn map(&self, board: &Board) -> String {
+        let mut out = String::from("   ");
+        for x in 0..board.width() {
+            let label = Point { x: x as u8, y: 0 }.to_coordinate(1);
+            out.push(' ');
+            out.push_str(label.trim_end_matches(char::is_numeric));
+        }
+        out.push('\n');
+        for y in 0..board.height() {
+            out.push_str(&format!("{:>3}", board.height() - y));
+            for x in 0..board.width() {
+                let p = board.point(x, y).expect("on board");
+                let c = match (board.cell(p), self.cells[p as usize], self.owner[p as usize]) {
+                    (Cell::Black, Cell::Black, _) => 'X',
+                    (Cell::White, Cell::White, _) => 'O',
+                    (Cell::Black, _, _) => 'x',
+                    (Cell::White, _, _) => 'o',
+                    (_, _, Owner::Territory(Color::Black)) => 'b',
+                    (_, _, Owner::Territory(Color::White)) => 'w',
+                    (_, _, Owner::Seki) => 's',
+                    _ => '.',
+                };
+                out.push(' ');
+                out.push(c);
+            }
+            out.push('\n');
+        }
+        out
+    }
+
+    /// Territory as the markup says: marked empty points and dead stones.
+    fn territory_from_markup(&mut self, board: &Board, end: Node<'_>) {
+        for (id, color) in [("TB", Color::Black), ("TW", Color::White)] {
+            for pt in marked(board, end, id) {
+                if self.cells[pt as usize] == Cell::Empty {
+                    self.owner[pt as usize] = Owner::Territory(color);
+                }
+            }
+        }
+    }
+
+    /// Empty regions reached by one colour only are its territory. With
+    /// `article_8`, regions bordered by chains in seki count for nobody.
+    fn territory_by_flood_fill(&mut self, article_8: bool) {
+        let seki_dame = self.seki_dame();
+        let mut seen = vec![false; self.cells.len()];
+        let mut stack = Vec::new();
+        let mut region = Vec::new();
+        for start in 0..self.cells.len() {
+            if self.cells[start] != Cell::Empty || seen[start] {
+                continue;
+            }
+            region.clear();
+            let (mut black, mut white, mut touches_seki) = (false, false, false);
+            stack.push(start as Pt);
+            seen[start] = true;
+            while let Some(p) = stack.pop() {
+                region.push(p);
+                for n in self.neighbors(p) {
+                    match self.cells[n as usize] {
+                        Cell::Empty if !seen[n as usize] => {
+                            seen[n as usize] = true;
+                            stack.push(n);
+                        }
+                        Cell::Black => {
+                            black = true;
+                            touches_seki |= seki_dame.chains_touch(n);
+                        }
+                        Cell::White => {
+                            white = true;
+                            touches_seki |= seki_dame.chains_touch(n);
+                        }
+                        _ => {}
+                    }
+                }
+            }
+            let owner = match (black, white) {
+                _ if region.iter().any(|p| seki_dame.points.contains(p)) => Owner::Seki,
+                (true, false) if !(article_8 && touches_seki) => Owner::Territory(Color::Black),
+                (false, true) if !(article_8 && touches_seki) => Owner::Territory(Color::White),
+                _ => Owner::Dame,
+            };
+            for &p in &region {
+                self.owner[p as usize] = owner;
+            }
+        }
+        self.seki = seki_dame.points;
+        self.seki.sort_unstable();
+    }
+
+    /// Neutral points that neither colour can fill without putting its own
+    /// chain in atari (Art. 8), and the chains that touch them.
+    fn seki_dame(&self) -> SekiDame {
+        let mut points = Vec::new();
+        for p in 0..self.cells.len() as Pt {
+            if self.cells[p as usize] != Cell::Empty {
+                continue;
+            }
+            let colors: Vec<Cell> = self.neighbors(p).into_iter().map(|n| self.cells[n as usize]).collect();
+            let both = colors.contains(&Cell::Black) && colors.contains(&Cell::White);
+            if both && self.self_atari(p, Cell::Black) && self.self_atari(p, Cell::White) {
+                points.push(p);
+            }
+        }
+        let mut chains = Vec::new();
+        for &p in &points {
+            for n in self.neighbors(p) {
+                if matches!(self.cells[n as usize], Cell::Black | Cell::White) && !chains.contains(&n) {
+                    chains.extend(self.chain(n).into_iter().filter(|q| !chains.contains(q)).collect::<Vec<_>>());
+                }
+            }
+        }
+        SekiDame { points, chains }
+    }
+
+    /// Whether a stone of `color` at the empty point `p` would leave its
+    /// chain with at most one liberty (and capture nothing).
+    fn self_atari(&self, p: Pt, color: Cell) -> bool {
+        let enemy = if color == Cell::Black { Cell::White } else { Cell::Black };
+        let mut cells = self.cells.clone();
+        cells[p as usize] = color;
+        let probe = Count { cells, stride: self.stride, dead: Vec::new(), owner: Vec::new(), seki: Vec::new() };
+        let captures = probe.neighbors(p).into_iter().any(|n| probe.cells[n as usize] == enemy && probe.liberty_count(n, 1) == 0);
+        !captures && probe.liberty_count(p, 2) <= 1
+    }
+
+    /// Liberties of the chain at `p`, counting no further than `limit + 1`.
+    fn liberty_count(&self, p: Pt, limit: usize) -> usize {
+        let mut libs: Vec<Pt> = Vec::new();
+        for s in self.chain(p) {
+            for n in self.neighbors(s) {
+                if self.cells[n as usize] == Cell::Empty && !libs.contains(&n) {
+                    libs.push(n);
+                    if libs.len() > limit {
+                        return libs.len();
+                    }
+                }
+            }
+        }
+        libs.len()
+    }
+
+    fn chain(&self, p: Pt) -> Vec<Pt> {
+        let color = self.cells[p as usize];
+        let mut chain = vec![p];
+        let mut i = 0;
+        while i < chain.len() {
+            for n in self.neighbors(chain[i]) {
+                if self.cells[n as usize] == color && !chain.contains(&n) {
+                    chain.push(n);
+                }
+            }
+            i += 1;
+        }
+        chain
+    }
+
+    fn neighbors(&self, p: Pt) -> [Pt; 4] {
+        [p - self.stride, p - 1, p + 1, p + self.stride]
+    }
+}
+
+/// Seki dame and the stones of the chains touching them.
+struct SekiDame {
+    points: Vec<Pt>,
+    chains: Vec<Pt>,
+}
+
+impl SekiDame {
+    fn chains_touch(&self, p: Pt) -> bool {
+        self.chains.contains(&p)
+    }
+}
+
+fn letters(board: &Board, p: Pt) -> String {
+    let (x, y) = board.xy(p);
+    Point { x: x as u8, y: y as u8 }.to_sgf()
+}
+
+/// `12.5` → "12.5", `3.0` → "3".
+fn trim_float(x: f64) -> String {
+    let s = format!("{x:.2}");
+    s.trim_end_matches('0').trim_end_matches('.').to_string()
+}

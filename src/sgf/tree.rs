@@ -41,23 +41,30 @@ impl Span {
     }
 }
 
+/// Marks an absent span (`PropData::written_id` when the identifier was
+/// written as it reads).
+const NO_SPAN: Span = Span { start: NONE, end: NONE };
+
+/// A node. Its properties run from `props` to the next node's `props` (or
+/// to the end): properties are only ever added to the node added last.
 #[derive(Debug, Clone)]
 struct NodeData {
-    props: Range<u32>,
+    props: u32,
     parent: u32,
     first_child: u32,
-    last_child: u32,
     next_sibling: u32,
     offset: u32,
 }
 
+/// A property. Its values run from `values` to the next property's
+/// `values` (or to the end), as for a node's properties.
 #[derive(Debug, Clone)]
 struct PropData {
     /// Normalised identifier (upper-case letters only for FF[1]-FF[3] names).
     id: Span,
-    /// The identifier as written, when it differs from `id`.
-    written_id: Option<Span>,
-    values: Range<u32>,
+    /// The identifier as written, when it differs from `id` (else `NO_SPAN`).
+    written_id: Span,
+    values: u32,
     offset: u32,
 }
 
@@ -124,6 +131,20 @@ impl GameTree {
         self.props.len()
     }
 
+    /// The properties of node `id`, as indices into `props`.
+    fn prop_range(&self, id: u32) -> Range<u32> {
+        let start = self.nodes[id as usize].props;
+        let end = self.nodes.get(id as usize + 1).map_or(self.props.len() as u32, |n| n.props);
+        start..end
+    }
+
+    /// The values of property `index`, as indices into `values`.
+    fn value_range(&self, index: u32) -> Range<u32> {
+        let start = self.props[index as usize].values;
+        let end = self.props.get(index as usize + 1).map_or(self.values.len() as u32, |p| p.values);
+        start..end
+    }
+
     fn str(&self, span: Span) -> &str {
         if span.start & IN_SOURCE != 0 { &self.source[span.range()] } else { &self.text[span.range()] }
     }
@@ -170,7 +191,7 @@ impl<'a> Node<'a> {
     /// Properties in file order.
     pub fn properties(&self) -> impl ExactSizeIterator<Item = Property<'a>> + Clone + use<'a> {
         let tree = self.tree;
-        self.data().props.clone().map(move |i| Property { tree, index: i })
+        tree.prop_range(self.id).map(move |i| Property { tree, index: i })
     }
 
     /// The first property with this (normalised) identifier.
@@ -232,7 +253,8 @@ impl<'a> Property<'a> {
 
     /// The identifier exactly as the file wrote it.
     pub fn written_id(&self) -> &'a str {
-        self.tree.str(self.data().written_id.unwrap_or(self.data().id))
+        let data = self.data();
+        self.tree.str(if data.written_id == NO_SPAN { data.id } else { data.written_id })
     }
 
     /// Byte offset of the identifier in the decoded text.
@@ -242,11 +264,11 @@ impl<'a> Property<'a> {
 
     pub fn values(&self) -> impl ExactSizeIterator<Item = Value<'a>> + Clone + use<'a> {
         let tree = self.tree;
-        self.data().values.clone().map(move |i| Value { tree, index: i })
+        tree.value_range(self.index).map(move |i| Value { tree, index: i })
     }
 
     pub fn value_count(&self) -> usize {
-        self.data().values.len()
+        self.tree.value_range(self.index).len()
     }
 
     /// The first value's text, or `None` for a property with no value.
