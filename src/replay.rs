@@ -74,6 +74,8 @@ pub fn replay(game: &GameTree, overrides: &RuleOverrides) -> Replay {
     let size = BoardSize { width: board.width() as u8, height: board.height() as u8 };
     let implicit_handicap = check_handicap(game, size, &mut diagnostics);
     let mut r = Replayer::new(rules, board, diagnostics);
+    r.seen.reserve(game.len());
+    r.history.reserve(game.len());
     r.walk(game, &implicit_handicap);
     Replay { rules, diagnostics: r.diagnostics, moves: r.moves }
 }
@@ -280,11 +282,21 @@ impl Replayer {
     }
 
     fn visit(&mut self, node: Node<'_>) {
-        self.setup(node);
-        if node.has("PL") {
+        let (mut setup, mut pl, mut forced) = (false, false, false);
+        for prop in node.properties() {
+            match prop.id() {
+                "AB" | "AW" | "AE" => setup = true,
+                "PL" => pl = true,
+                "KO" => forced = true,
+                _ => {}
+            }
+        }
+        if setup {
+            self.setup(node);
+        }
+        if pl {
             self.state.last_mover = None;
         }
-        let forced = node.has("KO");
         for prop in node.properties() {
             let color = match prop.id() {
                 "B" => Color::Black,
@@ -402,14 +414,15 @@ impl Replayer {
             self.report(Code::OffBoard, offset, msg, color, text, None);
             return;
         };
-        let at = self.describe(point);
         if self.state.board.cell(pt) != Cell::Empty {
+            let at = self.describe(point);
             let msg = format!("{} plays at {at}, which already holds a stone (move {n})", color.name());
             let picture = self.picture(pt);
             self.report(Code::OccupiedPoint, offset, msg, color, text, Some(picture));
             return;
         }
         if self.state.ko == Some((pt, color)) {
+            let at = self.describe(point);
             let msg = format!("{} retakes the ko at {at} at once (move {n})", color.name());
             let picture = self.picture(pt);
             self.report(Code::Ko, offset, msg, color, text, Some(picture));
@@ -417,6 +430,7 @@ impl Replayer {
         let placed = self.state.board.play(color, pt);
         if placed.suicided > 0 {
             let stones = placed.suicided;
+            let at = self.describe(point);
             let msg = format!("{} plays at {at}, leaving its own {stones} stone{} without liberty (move {n})", color.name(), if stones == 1 { "" } else { "s" });
             let picture = self.picture(pt);
             let allowed = self.rules.suicide_allowed(stones).then(|| format!(": allowed under {} rules", self.rules.name));
@@ -434,10 +448,16 @@ impl Replayer {
             }
         }
         self.state.ko = match placed.captured.as_slice() {
-            [single] if self.state.board.chain_len(pt) == 1 && self.state.board.liberties(pt).len() == 1 => Some((*single, color.opponent())),
+            [single] if self.state.board.chain_len(pt) == 1 && self.single_liberty(pt) => Some((*single, color.opponent())),
             _ => None,
         };
         self.check_repetition(color, pt, offset, text);
+    }
+
+    /// Whether the lone stone at `pt` has exactly one liberty.
+    fn single_liberty(&self, pt: Pt) -> bool {
+        let board = &self.state.board;
+        board.neighbors(pt).iter().filter(|&&n| board.cell(n) == Cell::Empty).count() == 1
     }
 
     /// Superko (where the rules forbid recurrence) or repeated-position.

@@ -34,18 +34,27 @@ pub struct Estimate {
 /// The estimator's settings.
 #[derive(Debug, Clone, Copy)]
 struct Params {
-    /// Playouts always run (unless every chain is decided by Benson).
+    /// Playouts of the first phase, on the whole board.
+    first_playouts: usize,
+    /// After the first phase, a chain whose share is outside
+    /// [first_settled, 1 - first_settled] is decided.
+    first_settled: f64,
+    /// A chain that never lost a point in the first phase (share at least
+    /// this) is safe: empty regions that only safe chains of one colour
+    /// touch are left out of the second phase.
+    safe: f64,
+    /// Second phase: at least this many playouts...
     min_playouts: usize,
-    /// Playouts at most, when some chain stays in the uncertain band.
+    /// ...and at most this many, when some chain stays in the uncertain band.
     max_playouts: usize,
     /// Playouts are run in batches of this size between convergence checks.
     batch: usize,
+    /// Early stop: every undecided chain's share is outside [settled, 1 - settled].
+    settled: f64,
     /// A chain whose own share of playouts is below this is dead.
     dead_below: f64,
     /// A chain whose own share lies within this distance of `dead_below` is unsure.
     unsure_band: f64,
-    /// Early stop: every undecided chain's share is outside [settled, 1 - settled].
-    settled: f64,
     /// An empty point left neutral (both colours beside it) in at least this
     /// share of playouts, between living chains of both colours, is a seki dame.
     seki_neutral: f64,
@@ -55,12 +64,15 @@ struct Params {
 }
 
 const PARAMS: Params = Params {
+    first_playouts: 16,
+    first_settled: 0.1,
+    safe: 0.99,
     min_playouts: 32,
     max_playouts: 96,
     batch: 16,
-    dead_below: 0.5,
-    unsure_band: 0.2,
     settled: 0.15,
+    dead_below: 0.6,
+    unsure_band: 0.2,
     seki_neutral: 0.6,
     opp_weight: 0.5,
 };
@@ -164,39 +176,78 @@ impl Estimator {
         }
         let undecided: Vec<usize> = (0..nchains).filter(|&i| !pass_alive[i] && !sure_dead[i]).collect();
 
-        // Playouts.
-        let n = self.cells.len();
-        let mut counts = Counts { own: Default::default(), neutral: vec![0; n], playouts: [0; 2] };
-        for row in counts.own.iter_mut() {
-            for v in row.iter_mut() {
-                *v = vec![0; n];
-            }
-        }
+        // Playouts, first on the whole board; then, if some chain is still
+        // in doubt, with the empty regions of safe chains left out.
+        let mut counts = Counts::new(self.cells.len());
+        let mut final_counts: Vec<u8> = vec![0; nchains];
         let mut playouts = 0usize;
+        let mut second = None;
         if !undecided.is_empty() {
             let template = Light::from_cells(self.stride, &self.cells, &self.points);
             let mut light = template.clone();
+            let n = self.cells.len();
             let mut rng = Rng::new(self.hash ^ ((self.stride as u64) << 48) ^ ((n as u64) << 32));
             let max_moves = 3 * self.points.len() + 20;
-            while playouts < params.max_playouts {
-                for _ in 0..params.batch {
-                    light.copy_from(&template);
-                    let first = if playouts % 2 == 0 { BLACK } else { WHITE };
-                    light.playout(&mut rng, first, max_moves);
-                    light.tally(&self.points, first, &mut counts);
-                    playouts += 1;
+            for _ in 0..params.first_playouts {
+                light.copy_from(&template);
+                let first = if playouts % 2 == 0 { BLACK } else { WHITE };
+                light.playout(&mut rng, first, max_moves);
+                STATS[2].fetch_add(1, std::sync::atomic::Ordering::Relaxed);
+                light.tally(&self.points, first, &mut counts);
+                playouts += 1;
+            }
+            let doubtful: Vec<usize> = undecided
+                .iter()
+                .copied()
+                .filter(|&id| {
+                    let s = self.own_share(id, &counts, params);
+                    s > params.first_settled && s < 1.0 - params.first_settled
+                })
+                .collect();
+            if !doubtful.is_empty() {
+                let mut template2 = template.clone();
+                for p in self.safe_regions(&counts, params) {
+                    template2.remove_empty(p);
                 }
-                if playouts >= params.min_playouts {
-                    let settled = undecided.iter().all(|&id| {
-                        let s = self.own_share(id, &counts, params);
-                        s <= params.settled || s >= 1.0 - params.settled
-                    });
-                    if settled {
+                let mut counts2 = Counts::new(n);
+                let mut done = 0;
+                while done < params.max_playouts {
+                    for _ in 0..params.batch {
+                        light.copy_from(&template2);
+                        let first = if done % 2 == 0 { BLACK } else { WHITE };
+                        light.playout(&mut rng, first, max_moves);
+                        STATS[3].fetch_add(1, std::sync::atomic::Ordering::Relaxed);
+                        light.tally(&self.points, first, &mut counts2);
+                        done += 1;
+                    }
+                    if done >= params.min_playouts
+                        && doubtful.iter().all(|&id| {
+                            let s = self.own_share(id, &counts2, params);
+                            s <= params.settled || s >= 1.0 - params.settled
+                        })
+                    {
                         break;
                     }
                 }
+                for &id in &doubtful {
+                    final_counts[id] = 2;
+                }
+                playouts += done;
+                second = Some(counts2);
             }
         }
+        let share_of = |id: usize| match (&second, final_counts[id]) {
+            (Some(c2), 2) => self.own_share(id, c2, params),
+            _ => self.own_share(id, &counts, params),
+        };
+        let neutral_share = |p: usize| {
+            let (mut k, mut n) = (counts.neutral[p], counts.playouts[0] + counts.playouts[1]);
+            if let Some(c2) = &second {
+                k += c2.neutral[p];
+                n += c2.playouts[0] + c2.playouts[1];
+            }
+            if n == 0 { 0.0 } else { k as f64 / n as f64 }
+        };
 
         let mut dead_chain = vec![false; nchains];
         let mut unsure = Vec::new();
@@ -210,7 +261,7 @@ impl Estimator {
                 shares[id] = 0.0;
                 continue;
             }
-            let s = self.own_share(id, &counts, params);
+            let s = share_of(id);
             shares[id] = s;
             if s < params.dead_below {
                 dead_chain[id] = true;
@@ -226,7 +277,7 @@ impl Estimator {
         let mut seki_chain = vec![false; nchains];
         if playouts > 0 {
             for &p in &self.points {
-                if self.cells[p] != EMPTY || (counts.neutral[p] as f64) < params.seki_neutral * playouts as f64 {
+                if self.cells[p] != EMPTY || neutral_share(p) < params.seki_neutral {
                     continue;
                 }
                 let mut sides = 0u8;
@@ -258,6 +309,51 @@ impl Estimator {
         unsure.sort_unstable();
         seki_points.sort_unstable();
         Detail { estimate: Estimate { dead, unsure, seki_points }, shares, pass_alive, sure_dead, playouts }
+    }
+
+    /// Empty points of regions (connected empty points) that only safe
+    /// chains of one colour touch: nothing the playouts do there matters.
+    fn safe_regions(&self, counts: &Counts, params: &Params) -> Vec<usize> {
+        let mut safe = vec![false; self.chains.len()];
+        for (id, s) in safe.iter_mut().enumerate() {
+            *s = self.own_share(id, counts, params) >= params.safe;
+        }
+        let mut seen = vec![false; self.cells.len()];
+        let mut out = Vec::new();
+        let mut region = Vec::new();
+        for &p in &self.points {
+            if self.cells[p] != EMPTY || seen[p] {
+                continue;
+            }
+            region.clear();
+            region.push(p);
+            seen[p] = true;
+            let (mut colors, mut all_safe) = (0u8, true);
+            let mut i = 0;
+            while i < region.len() {
+                let q = region[i];
+                i += 1;
+                for m in self.nbrs(q) {
+                    match self.cells[m] {
+                        EMPTY => {
+                            if !seen[m] {
+                                seen[m] = true;
+                                region.push(m);
+                            }
+                        }
+                        BLACK | WHITE => {
+                            colors |= self.cells[m];
+                            all_safe &= safe[self.chain_of[m] as usize];
+                        }
+                        _ => {}
+                    }
+                }
+            }
+            if all_safe && (colors == BLACK || colors == WHITE) {
+                out.extend_from_slice(&region);
+            }
+        }
+        out
     }
 
     /// Share of playouts (averaged over its stones) in which the chain's
@@ -391,6 +487,12 @@ struct Counts {
     playouts: [usize; 2],
 }
 
+impl Counts {
+    fn new(n: usize) -> Counts {
+        Counts { own: [[vec![0; n], vec![0; n]], [vec![0; n], vec![0; n]]], neutral: vec![0; n], playouts: [0; 2] }
+    }
+}
+
 /// The estimate with what it was made from, chain by chain (chain ids of
 /// [`Estimator`]).
 struct Detail {
@@ -402,6 +504,8 @@ struct Detail {
     #[allow(dead_code)]
     playouts: usize,
 }
+
+pub static STATS: [std::sync::atomic::AtomicU64; 4] = [const { std::sync::atomic::AtomicU64::new(0) }; 4];
 
 /// Deterministic random numbers: splitmix64 for the seed, xorshift64* after.
 struct Rng(u64);
@@ -447,6 +551,8 @@ struct Light {
     epos: Vec<u16>,
     /// The point the player to move may not take (simple ko), or 0.
     ko: usize,
+    /// Moves that captured, so far in the playout.
+    captures: u32,
 }
 
 impl Light {
@@ -464,6 +570,7 @@ impl Light {
             empties: Vec::with_capacity(points.len()),
             epos: vec![0; n],
             ko: 0,
+            captures: 0,
         };
         for &p in points {
             b.cells[p] = EMPTY;
@@ -499,6 +606,7 @@ impl Light {
         self.empties.extend_from_slice(&o.empties);
         self.epos.copy_from_slice(&o.epos);
         self.ko = o.ko;
+        self.captures = o.captures;
     }
 
     #[inline]
@@ -533,8 +641,13 @@ impl Light {
         (self.lsum[h] / self.nlib[h] as u32) as usize
     }
 
+    /// Takes `p` off the list of empty points (if it is there: a point of a
+    /// safe region is not).
     fn remove_empty(&mut self, p: usize) {
         let i = self.epos[p] as usize;
+        if i >= self.empties.len() || self.empties[i] as usize != p {
+            return;
+        }
         let last = *self.empties.last().expect("an empty point");
         self.empties[i] = last;
         self.epos[last as usize] = i as u16;
@@ -635,6 +748,9 @@ impl Light {
                     last_capture = n;
                 }
             }
+        }
+        if captured > 0 {
+            self.captures += 1;
         }
         let h = self.head[p] as usize;
         if captured == 1 && self.size[h] == 1 && self.nlib[h] == 1 {
@@ -779,14 +895,16 @@ impl Light {
         None
     }
 
-    fn choose(&self, rng: &mut Rng, c: u8, last: usize) -> Option<usize> {
+    /// The move of `c`: a reply to the last move, else (if `scan`) the
+    /// first acceptable move from a random place in the list of empty points.
+    fn choose(&self, rng: &mut Rng, c: u8, last: usize, scan: bool) -> Option<usize> {
         if last != 0 {
             if let Some(p) = self.reply(last, c) {
                 return Some(p);
             }
         }
         let n = self.empties.len();
-        if n == 0 {
+        if n == 0 || !scan {
             return None;
         }
         let start = rng.below(n);
@@ -796,6 +914,7 @@ impl Light {
                 j -= n;
             }
             let p = self.empties[j] as usize;
+            STATS[1].fetch_add(1, std::sync::atomic::Ordering::Relaxed);
             if self.legal(p, c) && self.acceptable(p, c) {
                 return Some(p);
             }
@@ -803,25 +922,36 @@ impl Light {
         None
     }
 
+    /// Plays until both players pass. A player who found no move is not
+    /// searched again until some move captures (only the replies to the
+    /// last move are tried meanwhile): nothing else gives it a new move,
+    /// apart from a rare false eye.
     fn playout(&mut self, rng: &mut Rng, first: u8, max_moves: usize) {
         let mut c = first;
         let mut passes = 0;
         let mut last = 0;
         let mut moves = 0;
+        let mut stuck: [Option<u32>; 2] = [None; 2];
         while passes < 2 && moves < max_moves {
-            match self.choose(rng, c, last) {
+            let ci = c as usize - 1;
+            let scan = stuck[ci] != Some(self.captures);
+            match self.choose(rng, c, last, scan) {
                 Some(p) => {
                     self.play(p, c);
                     passes = 0;
                     last = p;
                 }
                 None => {
+                    if scan {
+                        stuck[ci] = Some(self.captures);
+                    }
                     passes += 1;
                     last = 0;
                     self.ko = 0;
                 }
             }
             moves += 1;
+            STATS[0].fetch_add(1, std::sync::atomic::Ordering::Relaxed);
             c = BLACK + WHITE - c;
         }
     }
@@ -953,6 +1083,15 @@ mod tests {
             }
             if let Some(v) = get("OPPW") {
                 p.opp_weight = v;
+            }
+            if let Some(v) = get("FIRST") {
+                p.first_playouts = v as usize;
+            }
+            if let Some(v) = get("FIRST_SETTLED") {
+                p.first_settled = v;
+            }
+            if let Some(v) = get("SAFE") {
+                p.safe = v;
             }
             p
         }
@@ -1130,6 +1269,15 @@ mod tests {
             let t = Instant::now();
             let Some(games) = load() else { return };
             eprintln!("loaded {} games in {:.1?}", games.len(), t.elapsed());
+            {
+                let mut ng = 0;
+                for g in games.iter().filter(|g| g.margin.is_some()) {
+                    let _ = estimate(&g.board);
+                    ng += 1;
+                }
+                let st: Vec<u64> = STATS.iter().map(|a| a.load(std::sync::atomic::Ordering::Relaxed)).collect();
+                eprintln!("games {ng} moves {} scans {} playouts1 {} playouts2 {} => moves/playout {:.1} scans/move {:.2} p1/game {:.1} p2/game {:.1}", st[0], st[1], st[2], st[3], st[0] as f64 / (st[2]+st[3]) as f64, st[1] as f64 / st[0] as f64, st[2] as f64/ng as f64, st[3] as f64 / ng as f64);
+            }
             let verbose = std::env::var_os("KIFU_ESTIMATE_VERBOSE").is_some();
             let params = params();
             eprintln!("{params:?}");

@@ -63,7 +63,8 @@ struct Parser<'t> {
     pos: usize,
     game: usize,
     nodes_total: usize,
-    limits: Limits,
+    /// `limits.max_nodes`, or no limit.
+    node_budget: usize,
     limit_hit: bool,
     diagnostics: Vec<Diagnostic>,
 }
@@ -79,7 +80,7 @@ pub fn parse_text(source: &Arc<str>, limits: Limits) -> (Collection, Vec<Diagnos
         pos: 0,
         game: 0,
         nodes_total: 0,
-        limits,
+        node_budget: limits.max_nodes.unwrap_or(usize::MAX),
         limit_hit: false,
         diagnostics: Vec::new(),
     };
@@ -211,11 +212,7 @@ impl<'t> Parser<'t> {
                         break;
                     }
                 }
-                b';' => {
-                    let at = self.pos;
-                    self.pos += 1;
-                    self.node(&mut b, stack.last_mut().expect("stack not empty"), at, true);
-                }
+                b';' => self.nodes(&mut b, stack.last_mut().expect("stack not empty")),
                 c if c == b'[' || c.is_ascii_uppercase() || identifier_then_value(&self.s[self.pos..]) => {
                     let frame = stack.last_mut().expect("stack not empty");
                     if !frame.has_variations {
@@ -272,9 +269,88 @@ impl<'t> Parser<'t> {
         stack.push(Frame { attach, last: None, has_variations: false });
     }
 
+    /// Reads the nodes of a sequence from the `;` at `self.pos`, up to the
+    /// next `(` or `)` (or the end of the text).
+    ///
+    /// Most nodes are `;B[pd]`: upper-case identifiers directly followed by
+    /// one plain value each (no escape, no `[` inside). Those are read here
+    /// in one pass; at the first thing of any other shape the node is
+    /// finished by the general parsers ([`Parser::properties`], or
+    /// [`Parser::node`] for a node that needs a diagnostic), which read
+    /// exactly what this fast path would have.
+    fn nodes(&mut self, b: &mut GameTreeBuilder, frame: &mut Frame) {
+        let s = self.s;
+        let mut at = self.pos;
+        'nodes: loop {
+            debug_assert_eq!(s[at], b';');
+            if self.nodes_total >= self.node_budget || frame.has_variations {
+                self.pos = at + 1;
+                return self.node(b, frame, at, true);
+            }
+            let parent = match frame.last.or(frame.attach) {
+                None if b.node_count() > 0 => Some(NodeId(0)),
+                parent => parent,
+            };
+            let id = b.add_node(parent, at as u32);
+            self.nodes_total += 1;
+            frame.last = Some(id);
+            let mut pos = at + 1;
+            let mut in_values = false;
+            loop {
+                let id_start = pos;
+                while pos < s.len() && s[pos].is_ascii_uppercase() {
+                    pos += 1;
+                }
+                let open = pos;
+                if open == id_start || open >= s.len() || s[open] != b'[' {
+                    pos = id_start;
+                    break;
+                }
+                let Some(close) = plain_value_end(s, open + 1) else {
+                    pos = id_start;
+                    break;
+                };
+                b.add_property_in_source(id_start..open, id_start as u32);
+                b.add_value_in_source(open + 1..close, open as u32);
+                pos = close + 1;
+                while pos < s.len() && is_space(s[pos]) {
+                    pos += 1;
+                }
+                match s.get(pos) {
+                    Some(c) if c.is_ascii_uppercase() => {}
+                    Some(b';') => {
+                        at = pos;
+                        continue 'nodes;
+                    }
+                    None | Some(b'(' | b')') => {
+                        self.pos = pos;
+                        return;
+                    }
+                    Some(_) => {
+                        in_values = true;
+                        break;
+                    }
+                }
+            }
+            // Something else: the general parsers read the rest of the node.
+            self.pos = pos;
+            if in_values {
+                self.values(b);
+            }
+            self.properties(b);
+            if !b.last_node_has_properties() {
+                self.game_diag(Code::EmptyNode, at, "node with no properties");
+            }
+            if self.peek() != Some(b';') {
+                return;
+            }
+            at = self.pos;
+        }
+    }
+
     /// Adds a node to `frame` and reads its properties.
     fn node(&mut self, b: &mut GameTreeBuilder, frame: &mut Frame, at: usize, had_semicolon: bool) {
-        if self.limits.max_nodes.is_some_and(|max| self.nodes_total >= max) {
+        if self.nodes_total >= self.node_budget {
             self.limit_hit = true;
             self.game_diag(Code::LimitExceeded, at, format!("more than {} nodes (--max-nodes); the rest of the file was not read", self.nodes_total));
             return;
@@ -300,12 +376,37 @@ impl<'t> Parser<'t> {
 
     /// Reads the properties of the node added last, up to the next
     /// structural character.
+    ///
+    /// The common case, an upper-case identifier directly followed by
+    /// plain values (`B[pd]`, `AB[dd][pp]`), is read inline here; anything
+    /// else goes through the general token parsers.
     fn properties(&mut self, b: &mut GameTreeBuilder) {
+        let s = self.s;
         loop {
-            self.skip_space();
-            match self.peek() {
-                None | Some(b';' | b'(' | b')') => return,
-                Some(b'[') => {
+            let mut pos = self.pos;
+            while pos < s.len() && is_space(s[pos]) {
+                pos += 1;
+            }
+            self.pos = pos;
+            let Some(&c) = s.get(pos) else { return };
+            if c.is_ascii_uppercase() {
+                let at = pos;
+                let mut end = at + 1;
+                while end < s.len() && s[end].is_ascii_uppercase() {
+                    end += 1;
+                }
+                if end < s.len() && s[end] == b'[' {
+                    b.add_property_in_source(at..end, at as u32);
+                    self.pos = end;
+                    self.values(b);
+                } else {
+                    self.property(b);
+                }
+                continue;
+            }
+            match c {
+                b';' | b'(' | b')' => return,
+                b'[' => {
                     let at = self.pos;
                     if b.has_open_property() {
                         self.game_diag(Code::ValueWithoutProperty, at, "value without a property identifier; kept as another value of the property before it");
@@ -315,34 +416,10 @@ impl<'t> Parser<'t> {
                     }
                     self.values(b);
                 }
-                Some(c) if c.is_ascii_uppercase() => {
-                    if !self.simple_property(b) {
-                        self.property(b);
-                    }
-                }
-                Some(_) if identifier_then_value(&self.s[self.pos..]) => self.property(b),
-                Some(_) => self.junk(),
+                _ if identifier_then_value(&s[pos..]) => self.property(b),
+                _ => self.junk(),
             }
         }
-    }
-
-    /// The common case in one pass: an upper-case identifier directly
-    /// followed by short plain values (`B[pd]`, `AB[dd][pp]`). Returns false,
-    /// having consumed nothing, for anything else.
-    #[inline]
-    fn simple_property(&mut self, b: &mut GameTreeBuilder) -> bool {
-        let at = self.pos;
-        let mut end = at;
-        while self.s.get(end).is_some_and(u8::is_ascii_uppercase) {
-            end += 1;
-        }
-        if self.s.get(end) != Some(&b'[') {
-            return false;
-        }
-        b.add_property_in_source(at..end, at as u32);
-        self.pos = end;
-        self.values(b);
-        true
     }
 
     fn property(&mut self, b: &mut GameTreeBuilder) {
@@ -369,27 +446,37 @@ impl<'t> Parser<'t> {
     }
 
     /// Reads one or more `[...]` values, separated by white space.
+    #[inline]
     fn values(&mut self, b: &mut GameTreeBuilder) {
-        loop {
-            self.skip_space();
-            if self.peek() != Some(b'[') {
-                return;
+        let s = self.s;
+        let mut pos = self.pos;
+        while pos < s.len() && s[pos] == b'[' {
+            match plain_value_end(s, pos + 1) {
+                Some(close) => {
+                    b.add_value_in_source(pos + 1..close, pos as u32);
+                    pos = close + 1;
+                }
+                None => {
+                    self.pos = pos;
+                    self.value(b);
+                    pos = self.pos;
+                }
             }
-            self.value(b);
+            while pos < s.len() && is_space(s[pos]) {
+                pos += 1;
+            }
         }
+        self.pos = pos;
     }
 
     /// Reads one value from its `[`, unescaping into the tree's text.
+    #[inline(never)]
     fn value(&mut self, b: &mut GameTreeBuilder) {
         let open = self.pos;
-        // Fast path: most values (moves, numbers) are a few plain bytes.
-        let short = &self.s[open + 1..(open + 17).min(self.s.len())];
-        if let Some(len) = short.iter().position(|&c| matches!(c, b']' | b'[' | b'\\')) {
-            if short[len] == b']' {
-                b.add_value_in_source(open + 1..open + 1 + len, open as u32);
-                self.pos = open + 2 + len;
-                return;
-            }
+        if let Some(close) = plain_value_end(self.s, open + 1) {
+            b.add_value_in_source(open + 1..close, open as u32);
+            self.pos = close + 1;
+            return;
         }
         let start = b.begin_value();
         let mut from = open + 1;
@@ -472,6 +559,33 @@ impl<'t> Parser<'t> {
         self.pos = end;
         self.game_diag(Code::UnexpectedChar, at, format!("not SGF syntax, skipped: {shown}"));
     }
+}
+
+/// Bytes that end a plain value, one that can be kept as a span of the
+/// source: `]` ends it; `[` and `\\` need the general reader.
+static VALUE_STOP: [bool; 256] = {
+    let mut t = [false; 256];
+    t[b']' as usize] = true;
+    t[b'[' as usize] = true;
+    t[b'\\' as usize] = true;
+    t
+};
+
+/// Where the plain value starting at `from` (just after its `[`) ends: the
+/// index of its `]`, when no `[` or backslash comes before it.
+#[inline]
+fn plain_value_end(s: &[u8], from: usize) -> Option<usize> {
+    // Most values (moves, numbers) are a few bytes: look at them one by one
+    // before handing longer ones to memchr.
+    let short = s.get(from..(from + 8).min(s.len()))?;
+    for (i, &c) in short.iter().enumerate() {
+        if VALUE_STOP[c as usize] {
+            return (c == b']').then_some(from + i);
+        }
+    }
+    let from = from + short.len();
+    let i = memchr::memchr3(b']', b'[', b'\\', s.get(from..)?)?;
+    (s[from + i] == b']').then_some(from + i)
 }
 
 /// A short, quoted, one-line excerpt of skipped text for a message.

@@ -11,6 +11,7 @@
 //! module.
 
 use std::borrow::Cow;
+use std::sync::OnceLock;
 use std::fmt::{self, Write as _};
 
 use serde::Serialize;
@@ -638,7 +639,17 @@ catalogue! {
 /// Go-specific `FF[4]` property, and the `FF[1]-FF[3]` ones still found in
 /// archives (`old`).
 pub fn property_info(id: &str) -> Option<&'static PropInfo> {
-    PROPERTIES.binary_search_by(|p| p.id.cmp(id)).ok().map(|i| &PROPERTIES[i])
+    // Moves are nearly every property of a game: answer them first.
+    static MOVES: OnceLock<[&'static PropInfo; 2]> = OnceLock::new();
+    let [b, w] = MOVES.get_or_init(|| {
+        let find = |id: &str| PROPERTIES.iter().find(|p| p.id == id).expect("B and W are in the table");
+        [find("B"), find("W")]
+    });
+    match id {
+        "B" => Some(b),
+        "W" => Some(w),
+        _ => PROPERTIES.binary_search_by(|p| p.id.cmp(id)).ok().map(|i| &PROPERTIES[i]),
+    }
 }
 
 /// Checks that one value of a known property has the form its type

@@ -406,50 +406,70 @@ impl GameTreeBuilder {
 
     /// Adds a node as the last child of `parent` (`None` only for the root,
     /// which must be the first node). Nodes must be added in preorder.
+    #[inline]
     pub fn add_node(&mut self, parent: Option<NodeId>, offset: u32) -> NodeId {
         let t = &mut self.tree;
         let id = t.nodes.len() as u32;
-        let start = t.props.len() as u32;
+        let props = t.props.len() as u32;
         let parent = parent.map_or(NONE, |p| p.0);
-        t.nodes.push(NodeData {
-            props: start..start,
-            parent,
-            first_child: NONE,
-            last_child: NONE,
-            next_sibling: NONE,
-            offset,
-        });
+        t.nodes.push(NodeData { props, parent, first_child: NONE, next_sibling: NONE, offset });
         if parent != NONE {
-            let last = t.nodes[parent as usize].last_child;
-            if last == NONE {
+            if parent.wrapping_add(1) == id {
+                // The node added last has no child yet: this is its first.
                 t.nodes[parent as usize].first_child = id;
             } else {
-                t.nodes[last as usize].next_sibling = id;
+                self.link_sibling(parent, id);
             }
-            t.nodes[parent as usize].last_child = id;
         }
         NodeId(id)
+    }
+
+    /// Links `id` after the last child `parent` already has (not the node
+    /// added just before it). In preorder, that child is the ancestor of
+    /// the node added last whose parent is `parent`: walking up to it passes
+    /// only nodes whose subtrees are complete, so all such walks together
+    /// visit each node at most once.
+    #[cold]
+    fn link_sibling(&mut self, parent: u32, id: u32) {
+        let nodes = &mut self.tree.nodes;
+        let mut x = id.wrapping_sub(1);
+        while x != NONE && nodes[x as usize].parent != parent {
+            x = nodes[x as usize].parent;
+        }
+        if x == NONE {
+            // Not added in preorder: start from the first child.
+            x = nodes[parent as usize].first_child;
+            if x == NONE {
+                nodes[parent as usize].first_child = id;
+                return;
+            }
+        }
+        while nodes[x as usize].next_sibling != NONE {
+            x = nodes[x as usize].next_sibling;
+        }
+        nodes[x as usize].next_sibling = id;
     }
 
     /// Adds a property to the node added last. `written` is the identifier
     /// as the file spelled it, when that differs from `id`.
     pub fn add_property(&mut self, id: &str, written: Option<&str>, offset: u32) {
         let id = self.push_text(id);
-        let written_id = written.map(|w| self.push_text(w));
+        let written_id = written.map_or(NO_SPAN, |w| self.push_text(w));
         self.push_property(id, written_id, offset);
     }
 
     /// Adds a property whose identifier is `range` of the source, as is.
+    #[inline]
     pub fn add_property_in_source(&mut self, range: Range<usize>, offset: u32) {
-        self.push_property(source_span(range), None, offset);
+        self.push_property(source_span(range), NO_SPAN, offset);
     }
 
-    fn push_property(&mut self, id: Span, written_id: Option<Span>, offset: u32) {
+    #[inline]
+    fn push_property(&mut self, id: Span, written_id: Span, offset: u32) {
         let t = &mut self.tree;
-        let start = t.values.len() as u32;
-        t.props.push(PropData { id, written_id, values: start..start, offset });
-        let end = t.props.len() as u32;
-        t.nodes.last_mut().expect("add_node before add_property").props.end = end;
+        assert!(!t.nodes.is_empty(), "add_node before add_property");
+        let values = t.values.len() as u32;
+        t.props.push(PropData { id, written_id, values, offset });
     }
 
     /// Adds a value to the property added last.
@@ -459,6 +479,7 @@ impl GameTreeBuilder {
     }
 
     /// Adds a value whose text is `range` of the source, as is.
+    #[inline]
     pub fn add_value_in_source(&mut self, range: Range<usize>, offset: u32) {
         self.push_value(source_span(range), offset);
     }
@@ -481,16 +502,19 @@ impl GameTreeBuilder {
     }
 
     /// Number of nodes added so far.
+    #[inline]
     pub fn node_count(&self) -> usize {
         self.tree.nodes.len()
     }
 
     /// Whether the node added last has properties.
+    #[inline]
     pub fn last_node_has_properties(&self) -> bool {
-        self.tree.nodes.last().is_some_and(|n| !n.props.is_empty())
+        self.tree.nodes.last().is_some_and(|n| (n.props as usize) < self.tree.props.len())
     }
 
     /// Whether a property has been added to the node added last.
+    #[inline]
     pub fn has_open_property(&self) -> bool {
         self.last_node_has_properties()
     }
@@ -505,14 +529,15 @@ impl GameTreeBuilder {
         Span { start, end: self.tree.text.len() as u32 }
     }
 
+    #[inline]
     fn push_value(&mut self, text: Span, offset: u32) {
         let t = &mut self.tree;
+        assert!(!t.props.is_empty(), "add_property before add_value");
         t.values.push(ValueData { text, offset });
-        let end = t.values.len() as u32;
-        t.props.last_mut().expect("add_property before add_value").values.end = end;
     }
 }
 
+#[inline]
 fn source_span(range: Range<usize>) -> Span {
     Span { start: range.start as u32 | IN_SOURCE, end: range.end as u32 }
 }
