@@ -48,9 +48,7 @@ pub fn check_bytes(bytes: &[u8], options: &CheckOptions) -> FileCheck {
         }
     }
     diagnostics.sort_by_key(|d| (d.offset, d.code));
-    for d in &mut diagnostics {
-        parsed.source.locate(d);
-    }
+    parsed.source.locate_all(&mut diagnostics);
     FileCheck { diagnostics, source: parsed.source, games: parsed.collection.games.len(), moves }
 }
 

@@ -551,9 +551,7 @@ fn score(args: ScoreArgs) -> io::Result<Status> {
                 status = status.max(Status::Problems);
                 continue;
             };
-            for d in &mut scored.diagnostics {
-                parsed.source.locate(d);
-            }
+            parsed.source.locate_all(&mut scored.diagnostics);
             if scored.agrees == Some(false) {
                 status = status.max(Status::Problems);
             }

@@ -179,3 +179,31 @@ fn usage_errors_exit_two_and_help_has_examples() {
     kifu().args(["check", "--encoding", "no-such-charset", "fixtures/example-game.sgf"]).assert().code(2);
     kifu().arg("--help").assert().code(0).stdout(predicate::str::contains("Examples:"));
 }
+
+/// A million nested variations: parsed, replayed and converted without
+/// overflowing the stack.
+#[test]
+fn a_million_nested_variations() {
+    let depth = 1_000_000;
+    let mut sgf = String::with_capacity(depth * 9 + 32);
+    sgf.push_str("(;GM[1]FF[4]SZ[19]RU[Japanese]");
+    for i in 0..depth {
+        // Alternate B and W on two points far apart, passing in between, so
+        // every move is legal.
+        sgf.push_str(if i % 2 == 0 { "(;B[]" } else { "(;W[]" });
+    }
+    sgf.push_str(&")".repeat(depth));
+    sgf.push(')');
+    let dir = tempfile::tempdir().unwrap();
+    let path = dir.path().join("deep.sgf");
+    std::fs::write(&path, &sgf).unwrap();
+    let out = kifu().args(["check", "--format", "json"]).arg(&path).output().unwrap();
+    assert!(out.status.code().is_some(), "killed: {}", String::from_utf8_lossy(&out.stderr));
+    let doc: Value = serde_json::from_slice(&out.stdout).unwrap();
+    assert_eq!(doc["summary"]["moves"].as_u64(), Some(depth as u64));
+    let json = dir.path().join("deep.json");
+    kifu().args(["convert", "--to", "json", "-o"]).arg(&json).arg(&path).assert().code(0);
+    let back = kifu().args(["convert", "--to", "sgf"]).arg(&json).output().unwrap();
+    assert_eq!(back.status.code(), Some(0));
+    assert!(back.stdout.len() > depth * 4, "every move written back");
+}

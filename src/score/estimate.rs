@@ -49,8 +49,9 @@ struct Params {
     max_playouts: usize,
     /// Playouts are run in batches of this size between convergence checks.
     batch: usize,
-    /// Early stop: every undecided chain's share is outside [settled, 1 - settled].
-    settled: f64,
+    /// Early stop: every doubtful chain's share is further than `z` standard
+    /// errors from `dead_below`.
+    z: f64,
     /// A chain whose own share of playouts is below this is dead.
     dead_below: f64,
     /// A chain whose own share lies within this distance of `dead_below` is unsure.
@@ -61,6 +62,8 @@ struct Params {
     /// Weight of the playouts where the opponent moved first in a chain's
     /// share (0.5: all playouts count the same).
     opp_weight: f64,
+    /// Players never fill points with no enemy stone among the 8 neighbours.
+    quiet: bool,
 }
 
 const PARAMS: Params = Params {
@@ -70,11 +73,12 @@ const PARAMS: Params = Params {
     min_playouts: 32,
     max_playouts: 96,
     batch: 16,
-    settled: 0.15,
+    z: 2.0,
     dead_below: 0.6,
     unsure_band: 0.2,
     seki_neutral: 0.6,
     opp_weight: 0.5,
+    quiet: false,
 };
 
 /// Decides the dead stones, the unsure chains and the seki of a final position.
@@ -183,7 +187,8 @@ impl Estimator {
         let mut playouts = 0usize;
         let mut second = None;
         if !undecided.is_empty() {
-            let template = Light::from_cells(self.stride, &self.cells, &self.points);
+            let mut template = Light::from_cells(self.stride, &self.cells, &self.points);
+            template.quiet = params.quiet;
             let mut light = template.clone();
             let n = self.cells.len();
             let mut rng = Rng::new(self.hash ^ ((self.stride as u64) << 48) ^ ((n as u64) << 32));
@@ -192,7 +197,7 @@ impl Estimator {
                 light.copy_from(&template);
                 let first = if playouts % 2 == 0 { BLACK } else { WHITE };
                 light.playout(&mut rng, first, max_moves);
-                STATS[2].fetch_add(1, std::sync::atomic::Ordering::Relaxed);
+                stat(2);
                 light.tally(&self.points, first, &mut counts);
                 playouts += 1;
             }
@@ -206,8 +211,10 @@ impl Estimator {
                 .collect();
             if !doubtful.is_empty() {
                 let mut template2 = template.clone();
-                for p in self.safe_regions(&counts, params) {
-                    template2.remove_empty(p);
+                self.settle(&counts, params, &mut template2);
+                #[cfg(test)]
+                if std::env::var_os("KIFU_EST_DEBUG").is_some() {
+                    eprintln!("phase 2: empties {} -> {}; doubtful {}", template.empties.len(), template2.empties.len(), doubtful.len());
                 }
                 let mut counts2 = Counts::new(n);
                 let mut done = 0;
@@ -216,14 +223,15 @@ impl Estimator {
                         light.copy_from(&template2);
                         let first = if done % 2 == 0 { BLACK } else { WHITE };
                         light.playout(&mut rng, first, max_moves);
-                        STATS[3].fetch_add(1, std::sync::atomic::Ordering::Relaxed);
+                        stat(3);
                         light.tally(&self.points, first, &mut counts2);
                         done += 1;
                     }
                     if done >= params.min_playouts
                         && doubtful.iter().all(|&id| {
                             let s = self.own_share(id, &counts2, params);
-                            s <= params.settled || s >= 1.0 - params.settled
+                            let sd = (s * (1.0 - s)).max(0.05).sqrt() / (done as f64).sqrt();
+                            (s - params.dead_below).abs() > params.z * sd
                         })
                     {
                         break;
@@ -311,18 +319,37 @@ impl Estimator {
         Detail { estimate: Estimate { dead, unsure, seki_points }, shares, pass_alive, sure_dead, playouts }
     }
 
-    /// Empty points of regions (connected empty points) that only safe
-    /// chains of one colour touch: nothing the playouts do there matters.
-    fn safe_regions(&self, counts: &Counts, params: &Params) -> Vec<usize> {
-        let mut safe = vec![false; self.chains.len()];
-        for (id, s) in safe.iter_mut().enumerate() {
-            *s = self.own_share(id, counts, params) >= params.safe;
+    /// Prepares the board of the second phase from the first phase's
+    /// counts: chains that never survived, with only safe chains (that
+    /// never lost a point) around them, are removed; then the empty
+    /// regions that only safe chains of one colour touch are taken off the
+    /// list of moves. Nothing the playouts did there mattered.
+    fn settle(&self, counts: &Counts, params: &Params, light: &mut Light) {
+        let nchains = self.chains.len();
+        let share: Vec<f64> = (0..nchains).map(|id| self.own_share(id, counts, params)).collect();
+        let safe: Vec<bool> = share.iter().map(|&s| s >= params.safe).collect();
+        let mut gone = vec![false; nchains];
+        for id in 0..nchains {
+            if share[id] > 1.0 - params.safe {
+                continue;
+            }
+            let stones = self.chain_stones(id);
+            let all_safe = stones.iter().all(|&p| {
+                self.nbrs(p).iter().all(|&q| {
+                    let c = self.chain_of[q];
+                    c == NO_CHAIN || c as usize == id || (self.chains[c as usize].color != self.chains[id].color && safe[c as usize])
+                })
+            });
+            if all_safe && light.cells[stones[0]] == self.chains[id].color {
+                gone[id] = true;
+                light.remove_chain(light.head[stones[0]] as usize);
+            }
         }
+        let open = |p: usize| self.cells[p] == EMPTY || (self.chain_of[p] != NO_CHAIN && gone[self.chain_of[p] as usize]);
         let mut seen = vec![false; self.cells.len()];
-        let mut out = Vec::new();
         let mut region = Vec::new();
         for &p in &self.points {
-            if self.cells[p] != EMPTY || seen[p] {
+            if !open(p) || seen[p] {
                 continue;
             }
             region.clear();
@@ -334,26 +361,23 @@ impl Estimator {
                 let q = region[i];
                 i += 1;
                 for m in self.nbrs(q) {
-                    match self.cells[m] {
-                        EMPTY => {
-                            if !seen[m] {
-                                seen[m] = true;
-                                region.push(m);
-                            }
+                    if open(m) {
+                        if !seen[m] {
+                            seen[m] = true;
+                            region.push(m);
                         }
-                        BLACK | WHITE => {
-                            colors |= self.cells[m];
-                            all_safe &= safe[self.chain_of[m] as usize];
-                        }
-                        _ => {}
+                    } else if self.cells[m] != BORDER {
+                        colors |= self.cells[m];
+                        all_safe &= safe[self.chain_of[m] as usize];
                     }
                 }
             }
             if all_safe && (colors == BLACK || colors == WHITE) {
-                out.extend_from_slice(&region);
+                for &q in &region {
+                    light.remove_empty(q);
+                }
             }
         }
-        out
     }
 
     /// Share of playouts (averaged over its stones) in which the chain's
@@ -505,7 +529,15 @@ struct Detail {
     playouts: usize,
 }
 
-pub static STATS: [std::sync::atomic::AtomicU64; 4] = [const { std::sync::atomic::AtomicU64::new(0) }; 4];
+/// Event counters for the corpus measurement (test builds only).
+#[cfg(test)]
+static STATS: [std::sync::atomic::AtomicU64; 4] = [const { std::sync::atomic::AtomicU64::new(0) }; 4];
+
+#[inline(always)]
+fn stat(_i: usize) {
+    #[cfg(test)]
+    STATS[_i].fetch_add(1, std::sync::atomic::Ordering::Relaxed);
+}
 
 /// Deterministic random numbers: splitmix64 for the seed, xorshift64* after.
 struct Rng(u64);
@@ -553,6 +585,8 @@ struct Light {
     ko: usize,
     /// Moves that captured, so far in the playout.
     captures: u32,
+    /// A player never plays where no enemy stone is among the 8 neighbours.
+    quiet: bool,
 }
 
 impl Light {
@@ -571,6 +605,7 @@ impl Light {
             epos: vec![0; n],
             ko: 0,
             captures: 0,
+            quiet: false,
         };
         for &p in points {
             b.cells[p] = EMPTY;
@@ -856,6 +891,14 @@ impl Light {
         (false, size, k)
     }
 
+    /// Whether a stone of the opponent of `c` is among the 8 neighbours of `p`.
+    #[inline]
+    fn enemy_near(&self, p: usize, c: u8) -> bool {
+        let opp = BLACK + WHITE - c;
+        let s = self.stride;
+        [p - s - 1, p - s, p - s + 1, p - 1, p + 1, p + s - 1, p + s, p + s + 1].iter().any(|&q| self.cells[q] == opp)
+    }
+
     /// Whether the playout policy accepts a legal move.
     fn acceptable(&self, p: usize, c: u8) -> bool {
         if self.is_eye(p, c) {
@@ -914,7 +957,10 @@ impl Light {
                 j -= n;
             }
             let p = self.empties[j] as usize;
-            STATS[1].fetch_add(1, std::sync::atomic::Ordering::Relaxed);
+            stat(1);
+            if self.quiet && !self.enemy_near(p, c) {
+                continue;
+            }
             if self.legal(p, c) && self.acceptable(p, c) {
                 return Some(p);
             }
@@ -951,7 +997,7 @@ impl Light {
                 }
             }
             moves += 1;
-            STATS[0].fetch_add(1, std::sync::atomic::Ordering::Relaxed);
+            stat(0);
             c = BLACK + WHITE - c;
         }
     }
@@ -1075,8 +1121,8 @@ mod tests {
             if let Some(v) = get("BAND") {
                 p.unsure_band = v;
             }
-            if let Some(v) = get("SETTLED") {
-                p.settled = v;
+            if let Some(v) = get("Z") {
+                p.z = v;
             }
             if let Some(v) = get("SEKI") {
                 p.seki_neutral = v;
@@ -1089,6 +1135,9 @@ mod tests {
             }
             if let Some(v) = get("FIRST_SETTLED") {
                 p.first_settled = v;
+            }
+            if let Some(v) = get("QUIET") {
+                p.quiet = v != 0.0;
             }
             if let Some(v) = get("SAFE") {
                 p.safe = v;
@@ -1271,12 +1320,21 @@ mod tests {
             eprintln!("loaded {} games in {:.1?}", games.len(), t.elapsed());
             {
                 let mut ng = 0;
+                let t = Instant::now();
                 for g in games.iter().filter(|g| g.margin.is_some()) {
-                    let _ = estimate(&g.board);
+                    let _ = Estimator::new(&g.board).run(&params());
                     ng += 1;
                 }
+                let el = t.elapsed().as_secs_f64();
                 let st: Vec<u64> = STATS.iter().map(|a| a.load(std::sync::atomic::Ordering::Relaxed)).collect();
-                eprintln!("games {ng} moves {} scans {} playouts1 {} playouts2 {} => moves/playout {:.1} scans/move {:.2} p1/game {:.1} p2/game {:.1}", st[0], st[1], st[2], st[3], st[0] as f64 / (st[2]+st[3]) as f64, st[1] as f64 / st[0] as f64, st[2] as f64/ng as f64, st[3] as f64 / ng as f64);
+                eprintln!(
+                    "counted games {ng}: {:.0} us per game; moves/playout {:.1}, scans/move {:.2}, playouts per game: first phase {:.1}, second {:.1}",
+                    el / ng as f64 * 1e6,
+                    st[0] as f64 / (st[2] + st[3]) as f64,
+                    st[1] as f64 / st[0] as f64,
+                    st[2] as f64 / ng as f64,
+                    st[3] as f64 / ng as f64
+                );
             }
             let verbose = std::env::var_os("KIFU_ESTIMATE_VERBOSE").is_some();
             let params = params();
@@ -1320,6 +1378,7 @@ mod tests {
             // Markup games.
             let (mut n, mut exact, mut tp, mut fp, mut fneg) = (0usize, 0usize, 0usize, 0usize, 0usize);
             let (mut m_counted, mut m_re_markup, mut m_re_est, mut m_same, mut m_winner) = (0usize, 0usize, 0usize, 0usize, 0usize);
+            let mut m_winner_markup = 0usize;
             let mut elapsed = Vec::new();
             for g in &games {
                 let Some(truth) = &g.markup_dead else { continue };
@@ -1347,12 +1406,16 @@ mod tests {
                     m_re_est += ((es - re).abs() < 1e-6) as usize;
                     m_same += ((mk - es).abs() < 1e-6) as usize;
                     m_winner += ((es > 0.0) == (re > 0.0)) as usize;
+                    m_winner_markup += ((mk > 0.0) == (re > 0.0)) as usize;
+                    if verbose && (es > 0.0) != (re > 0.0) {
+                        eprintln!("MARKUP-WINNER {} RE {re} markup {mk} estimate {es}", g.name);
+                    }
                 }
             }
             let pct = |a: usize, b: usize| 100.0 * a as f64 / b.max(1) as f64;
             eprintln!("markup games: {n}; exact dead set {exact} ({:.1}%); stones: precision {:.2}%, recall {:.2}% (tp {tp}, fp {fp}, fn {fneg})", pct(exact, n), pct(tp, tp + fp), pct(tp, tp + fneg));
             eprintln!(
-                "markup games with RE margin: {m_counted}; flood fill = RE with markup dead {m_re_markup} ({:.1}%), with estimate {m_re_est} ({:.1}%); same margin as markup {m_same} ({:.1}%); winner {m_winner} ({:.1}%)",
+                "markup games with RE margin: {m_counted}; flood fill = RE with markup dead {m_re_markup} ({:.1}%), with estimate {m_re_est} ({:.1}%); same margin as markup {m_same} ({:.1}%); winner {m_winner} ({:.1}%; with markup dead {m_winner_markup})",
                 pct(m_re_markup, m_counted),
                 pct(m_re_est, m_counted),
                 pct(m_same, m_counted),

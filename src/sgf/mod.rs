@@ -63,9 +63,7 @@ pub fn parse(bytes: &[u8], options: &ParseOptions) -> Parsed {
     let mut diagnostics = decoded.diagnostics;
     diagnostics.extend(syntax);
     diagnostics.sort_by_key(|d| d.offset);
-    for d in &mut diagnostics {
-        source.locate(d);
-    }
+    source.locate_all(&mut diagnostics);
     Parsed { collection, diagnostics, encoding: decoded.encoding, source }
 }
 
@@ -74,8 +72,6 @@ pub fn parse(bytes: &[u8], options: &ParseOptions) -> Parsed {
 pub fn parse_str(text: &str) -> Parsed {
     let source = SourceMap::new(text);
     let (collection, mut diagnostics) = parser::parse_text(source.shared_text(), Limits::default());
-    for d in &mut diagnostics {
-        source.locate(d);
-    }
+    source.locate_all(&mut diagnostics);
     Parsed { collection, diagnostics, encoding: encoding_rs::UTF_8, source }
 }

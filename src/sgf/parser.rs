@@ -291,8 +291,28 @@ impl<'t> Parser<'t> {
                 None if b.node_count() > 0 => Some(NodeId(0)),
                 parent => parent,
             };
-            let id = b.add_node(parent, at as u32);
             self.nodes_total += 1;
+            // The commonest node of all, `;B[pd]` alone, in one step.
+            if let Some((open, close, mut next)) = lone_property_node(s, at) {
+                let mut id = b.add_plain_node(parent, at, at + 1..open, open + 1..close);
+                // Most often the next node is another one: it hangs from this.
+                let mut budget = self.node_budget - self.nodes_total;
+                while budget > 0 && next < s.len() && s[next] == b';' {
+                    let Some((open, close, after)) = lone_property_node(s, next) else { break };
+                    id = b.add_plain_node(Some(id), next, next + 1..open, open + 1..close);
+                    budget -= 1;
+                    next = after;
+                }
+                self.nodes_total = self.node_budget - budget;
+                frame.last = Some(id);
+                if next < s.len() && s[next] == b';' {
+                    at = next;
+                    continue;
+                }
+                self.pos = next;
+                return;
+            }
+            let id = b.add_node(parent, at as u32);
             frame.last = Some(id);
             let mut pos = at + 1;
             let mut in_values = false;
@@ -312,10 +332,7 @@ impl<'t> Parser<'t> {
                 };
                 b.add_property_in_source(id_start..open, id_start as u32);
                 b.add_value_in_source(open + 1..close, open as u32);
-                pos = close + 1;
-                while pos < s.len() && is_space(s[pos]) {
-                    pos += 1;
-                }
+                pos = skip_space(s, close + 1);
                 match s.get(pos) {
                     Some(c) if c.is_ascii_uppercase() => {}
                     Some(b';') => {
@@ -586,6 +603,45 @@ fn plain_value_end(s: &[u8], from: usize) -> Option<usize> {
     let from = from + short.len();
     let i = memchr::memchr3(b']', b'[', b'\\', s.get(from..)?)?;
     (s[from + i] == b']').then_some(from + i)
+}
+
+/// Skips white space from `pos`.
+#[inline]
+fn skip_space(s: &[u8], mut pos: usize) -> usize {
+    while pos < s.len() && is_space(s[pos]) {
+        pos += 1;
+    }
+    pos
+}
+
+/// Whether the node whose `;` is at `at` is a single property with a single
+/// plain value, `;B[pd]`, with a one- or two-letter upper-case identifier
+/// right after the `;` and nothing but white space after its `]` up to the
+/// next `;`, `(` or `)` (or the end of the text). Returns the positions of
+/// its `[` and `]` and of what follows.
+#[inline(always)]
+fn lone_property_node(s: &[u8], at: usize) -> Option<(usize, usize, usize)> {
+    let head = s.get(at + 1..at + 4)?;
+    if !head[0].is_ascii_uppercase() {
+        return None;
+    }
+    let open = if head[1] == b'[' {
+        at + 2
+    } else if head[1].is_ascii_uppercase() && head[2] == b'[' {
+        at + 3
+    } else {
+        return None;
+    };
+    // Moves, `[pd]`, first.
+    let close = match s.get(open + 1..open + 4) {
+        Some(&[x, y, b']']) if !VALUE_STOP[x as usize] && !VALUE_STOP[y as usize] => open + 3,
+        _ => plain_value_end(s, open + 1)?,
+    };
+    let next = skip_space(s, close + 1);
+    match s.get(next) {
+        None | Some(b';' | b'(' | b')') => Some((open, close, next)),
+        Some(_) => None,
+    }
 }
 
 /// A short, quoted, one-line excerpt of skipped text for a message.

@@ -68,6 +68,41 @@ impl SourceMap {
         self.text[start..end].trim_end_matches(['\n', '\r'])
     }
 
+    /// Locates many diagnostics at once: in offset order, counting the
+    /// characters of each line only once (a whole game on one line, as Fox
+    /// writes them, would otherwise cost a scan per diagnostic).
+    pub fn locate_all(&self, diagnostics: &mut [Diagnostic]) {
+        let mut order: Vec<usize> = (0..diagnostics.len()).collect();
+        order.sort_by_key(|&i| diagnostics[i].offset);
+        let mut last: Option<(usize, u32, u32)> = None; // (offset, line, column)
+        for i in order {
+            let offset = (diagnostics[i].offset as usize).min(self.text.len());
+            let (line, column) = match last {
+                Some((at, line, column)) if self.same_line(at, offset) => {
+                    let mut end = offset;
+                    while !self.text.is_char_boundary(end) {
+                        end -= 1;
+                    }
+                    let mut from = at;
+                    while !self.text.is_char_boundary(from) {
+                        from -= 1;
+                    }
+                    (line, column + self.text[from..end.max(from)].chars().count() as u32)
+                }
+                _ => self.line_column(offset as u32),
+            };
+            last = Some((offset, line, column));
+            diagnostics[i].line = line;
+            diagnostics[i].column = column;
+        }
+    }
+
+    /// Whether no line break lies between two offsets (`a <= b`).
+    fn same_line(&self, a: usize, b: usize) -> bool {
+        let starts = self.line_starts();
+        starts.partition_point(|&s| s as usize <= a) == starts.partition_point(|&s| s as usize <= b)
+    }
+
     /// Fills in `line` and `column` from the diagnostic's offset.
     pub fn locate(&self, diagnostic: &mut Diagnostic) {
         let (line, column) = self.line_column(diagnostic.offset);
@@ -91,5 +126,17 @@ mod tests {
         assert_eq!(map.line_column(99), (4, 2));
         assert_eq!(map.line_text(2), "cé");
         assert_eq!(map.line_text(4), "y");
+    }
+
+    #[test]
+    fn locate_all_matches_locate() {
+        let map = SourceMap::new("ab\ncé;é;x\ry".to_string());
+        let mut many: Vec<Diagnostic> = [9u32, 0, 3, 6, 8, 12, 13].iter().map(|&o| Diagnostic::new(crate::diag::Code::EmptyNode, o, "")).collect();
+        let mut one = many.clone();
+        map.locate_all(&mut many);
+        for d in &mut one {
+            map.locate(d);
+        }
+        assert_eq!(many, one);
     }
 }

@@ -450,6 +450,20 @@ impl GameTreeBuilder {
         nodes[x as usize].next_sibling = id;
     }
 
+    /// Adds a node holding one property with one value, both spans of the
+    /// source (the parser's `;B[pd]`): `add_node`, `add_property_in_source`
+    /// and `add_value_in_source` in one step. The value's offset is that of
+    /// the `[` before it.
+    #[inline]
+    pub(crate) fn add_plain_node(&mut self, parent: Option<NodeId>, offset: usize, id: Range<usize>, value: Range<usize>) -> NodeId {
+        let node = self.add_node(parent, offset as u32);
+        let t = &mut self.tree;
+        let values = t.values.len() as u32;
+        t.props.push(PropData { id: source_span(id.clone()), written_id: NO_SPAN, values, offset: id.start as u32 });
+        t.values.push(ValueData { text: source_span(value.clone()), offset: value.start as u32 - 1 });
+        node
+    }
+
     /// Adds a property to the node added last. `written` is the identifier
     /// as the file spelled it, when that differs from `id`.
     pub fn add_property(&mut self, id: &str, written: Option<&str>, offset: u32) {
