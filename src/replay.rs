@@ -308,7 +308,7 @@ impl Replayer {
             self.moves += 1;
             let start = self.diagnostics.len();
             // An unreadable move is reported by the property checks.
-            if let Ok(mv) = props::parse_move(value.text(), self.size) {
+            if let Some(mv) = read_move(value.text(), self.size) {
                 self.play(color, mv, value.text(), prop.offset());
             }
             if forced {
@@ -557,6 +557,17 @@ impl Replayer {
             out.push('\n');
         }
         out
+    }
+}
+
+/// A move value: the common two lower-case letters read directly, the rest
+/// by `props::parse_move` (passes, upper-case letters, errors).
+fn read_move(value: &str, size: BoardSize) -> Option<Move> {
+    match value.as_bytes() {
+        [a, b] if a.is_ascii_lowercase() && b.is_ascii_lowercase() && !(value == "tt" && size.width <= 19 && size.height <= 19) => {
+            Some(Move::Play(Point { x: a - b'a', y: b - b'a' }))
+        }
+        _ => props::parse_move(value, size).ok(),
     }
 }
 

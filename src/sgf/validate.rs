@@ -55,6 +55,11 @@ struct Checker {
 }
 
 /// Properties whose points must be distinct within a node (`FF[4]`).
+/// Two lower-case letters: a point on any board up to 26x26.
+fn is_plain_point(value: &str) -> bool {
+    matches!(value.as_bytes(), [a, b] if a.is_ascii_lowercase() && b.is_ascii_lowercase())
+}
+
 fn point_group(id: &str) -> Option<(usize, &'static str)> {
     match id {
         "AB" | "AW" | "AE" => Some((0, "setup (AB, AW, AE)")),
@@ -153,6 +158,11 @@ impl Checker {
 
     fn property(&mut self, prop: Property<'_>, is_root: bool) {
         let id = prop.id();
+        // Nearly every property of a game is a move on a point: nothing
+        // below can object to it (the replay checks the board).
+        if matches!(id, "B" | "W") && prop.value_count() == 1 && prop.first().is_some_and(is_plain_point) {
+            return;
+        }
         if !id.bytes().any(|b| b.is_ascii_uppercase()) {
             // No identifier, or no upper-case letter: the parser reported it.
             return;
