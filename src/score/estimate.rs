@@ -2,18 +2,36 @@
 //! position alone and deterministically (same board, same answer, on every
 //! machine).
 //!
-//! The method: Benson's algorithm finds the chains that are alive even if
-//! their owner never plays again (pass-alive); they are never dead, and the
-//! opponent's stones inside their small enclosed regions always are. The
-//! other chains are judged by Monte-Carlo ownership: light playouts from the
-//! final position (random legal moves that never fill a player's own eye,
-//! never put a chain of two or more stones in atari, capture and escape
-//! around the last move) until both players pass; a chain whose points end
-//! up owned by the opponent in most playouts is dead, and one owned in a
-//! share near the middle is reported as unsure. The random numbers come
-//! from the board's hash through splitmix64 and xorshift, so the answer
-//! depends on the stones only. Seki shows in the playouts as shared
-//! liberties that stay empty because filling them is self-atari.
+//! The method:
+//! 1. Benson's algorithm finds the chains that stay alive even if their
+//!    owner never plays again (pass-alive): they are never dead, and enemy
+//!    stones in a region each of whose empty points is a liberty of one of
+//!    them are always dead.
+//! 2. The other chains are judged by Monte-Carlo ownership: light playouts
+//!    from the final position until both players pass. A playout move is,
+//!    in order: a capture of an enemy chain in atari (the one just played,
+//!    one next to our previous move, or one in atari at the start); an
+//!    escape of an own chain the last move put in atari (capturing a
+//!    neighbour in atari, or extending to two liberties); with 70% chance
+//!    a random acceptable point among the 8 around the last move; else a
+//!    random acceptable point of the board. Acceptable: legal (no suicide,
+//!    simple ko), not the player's own eye (all four neighbours its own,
+//!    not made false by enemy diagonals), and not leaving a chain of three
+//!    stones or more in atari without capturing (one- and two-stone
+//!    self-ataris are how eye shapes are killed).
+//! 3. A chain's share is how often its points end owned by its colour (a
+//!    stone, or an empty point only its colour touches). Below 0.55 it is
+//!    dead; between 0.3 and 0.7 it is reported unsure (on the KGS games with
+//!    territory markup, those bands are where the players' calls split).
+//!    Playouts run in batches of 16, at least 16 and at most 96, until every
+//!    share is two standard errors away from 0.55.
+//! 4. Seki: an empty point that stays empty between living chains of both
+//!    colours at the end of most playouts (filling it is self-atari for
+//!    both) is a seki dame, and the living chains beside it are in seki.
+//!
+//! The random numbers come from the board's Zobrist hash (stones only)
+//! through splitmix64 and xorshift64*, so the answer depends on the stones
+//! only; no clock, thread-local or OS randomness, and no hash-map order.
 //!
 //! This module knows the board only; counting the score (territory, seki
 //! eyes, komi) is the caller's job.
@@ -34,51 +52,42 @@ pub struct Estimate {
 /// The estimator's settings.
 #[derive(Debug, Clone, Copy)]
 struct Params {
-    /// Playouts of the first phase, on the whole board.
-    first_playouts: usize,
-    /// After the first phase, a chain whose share is outside
-    /// [first_settled, 1 - first_settled] is decided.
-    first_settled: f64,
-    /// A chain that never lost a point in the first phase (share at least
-    /// this) is safe: empty regions that only safe chains of one colour
-    /// touch are left out of the second phase.
-    safe: f64,
-    /// Second phase: at least this many playouts...
+    /// At least this many playouts...
     min_playouts: usize,
     /// ...and at most this many, when some chain stays in the uncertain band.
     max_playouts: usize,
     /// Playouts are run in batches of this size between convergence checks.
     batch: usize,
-    /// Early stop: every doubtful chain's share is further than `z` standard
-    /// errors from `dead_below`.
+    /// Early stop: every chain's share is further than `z` standard
+    /// errors from `dead_below`...
     z: f64,
+    /// ...the variance of a share being taken as at least this.
+    min_var: f64,
     /// A chain whose own share of playouts is below this is dead.
     dead_below: f64,
-    /// A chain whose own share lies within this distance of `dead_below` is unsure.
-    unsure_band: f64,
+    /// A chain whose share lies in [unsure.0, unsure.1) is reported unsure.
+    unsure: (f64, f64),
     /// An empty point left neutral (both colours beside it) in at least this
     /// share of playouts, between living chains of both colours, is a seki dame.
     seki_neutral: f64,
-    /// Weight of the playouts where the opponent moved first in a chain's
-    /// share (0.5: all playouts count the same).
-    opp_weight: f64,
-    /// Players never fill points with no enemy stone among the 8 neighbours.
-    quiet: bool,
+    /// Playouts never leave a chain of this many stones or more in atari
+    /// without capturing (smaller self-ataris kill eye shapes).
+    self_atari: usize,
+    /// Percent of the random moves tried next to the last move first.
+    local: u32,
 }
 
 const PARAMS: Params = Params {
-    first_playouts: 16,
-    first_settled: 0.1,
-    safe: 0.99,
-    min_playouts: 32,
+    min_playouts: 16,
     max_playouts: 96,
     batch: 16,
     z: 2.0,
-    dead_below: 0.6,
-    unsure_band: 0.2,
+    min_var: 0.05,
+    dead_below: 0.55,
+    unsure: (0.3, 0.7),
     seki_neutral: 0.6,
-    opp_weight: 0.5,
-    quiet: false,
+    self_atari: 3,
+    local: 70,
 };
 
 /// Decides the dead stones, the unsure chains and the seki of a final position.
@@ -180,82 +189,41 @@ impl Estimator {
         }
         let undecided: Vec<usize> = (0..nchains).filter(|&i| !pass_alive[i] && !sure_dead[i]).collect();
 
-        // Playouts, first on the whole board; then, if some chain is still
-        // in doubt, with the empty regions of safe chains left out.
+        // Playouts, in batches, until every chain's share is clearly on one
+        // side of the threshold (or the maximum is reached).
         let mut counts = Counts::new(self.cells.len());
-        let mut final_counts: Vec<u8> = vec![0; nchains];
         let mut playouts = 0usize;
-        let mut second = None;
         if !undecided.is_empty() {
             let mut template = Light::from_cells(self.stride, &self.cells, &self.points);
-            template.quiet = params.quiet;
+            template.self_atari = params.self_atari;
+            template.local = params.local;
+            let hot = template.ataris(&self.points);
             let mut light = template.clone();
             let n = self.cells.len();
             let mut rng = Rng::new(self.hash ^ ((self.stride as u64) << 48) ^ ((n as u64) << 32));
             let max_moves = 3 * self.points.len() + 20;
-            for _ in 0..params.first_playouts {
-                light.copy_from(&template);
-                let first = if playouts % 2 == 0 { BLACK } else { WHITE };
-                light.playout(&mut rng, first, max_moves);
-                stat(2);
-                light.tally(&self.points, first, &mut counts);
-                playouts += 1;
-            }
-            let doubtful: Vec<usize> = undecided
-                .iter()
-                .copied()
-                .filter(|&id| {
-                    let s = self.own_share(id, &counts, params);
-                    s > params.first_settled && s < 1.0 - params.first_settled
-                })
-                .collect();
-            if !doubtful.is_empty() {
-                let mut template2 = template.clone();
-                self.settle(&counts, params, &mut template2);
-                #[cfg(test)]
-                if std::env::var_os("KIFU_EST_DEBUG").is_some() {
-                    eprintln!("phase 2: empties {} -> {}; doubtful {}", template.empties.len(), template2.empties.len(), doubtful.len());
+            while playouts < params.max_playouts {
+                for _ in 0..params.batch {
+                    light.copy_from(&template);
+                    let first = if playouts % 2 == 0 { BLACK } else { WHITE };
+                    light.playout(&mut rng, first, max_moves, &hot);
+                    stat(2);
+                    light.tally(&self.points, &mut counts);
+                    playouts += 1;
                 }
-                let mut counts2 = Counts::new(n);
-                let mut done = 0;
-                while done < params.max_playouts {
-                    for _ in 0..params.batch {
-                        light.copy_from(&template2);
-                        let first = if done % 2 == 0 { BLACK } else { WHITE };
-                        light.playout(&mut rng, first, max_moves);
-                        stat(3);
-                        light.tally(&self.points, first, &mut counts2);
-                        done += 1;
-                    }
-                    if done >= params.min_playouts
-                        && doubtful.iter().all(|&id| {
-                            let s = self.own_share(id, &counts2, params);
-                            let sd = (s * (1.0 - s)).max(0.05).sqrt() / (done as f64).sqrt();
-                            (s - params.dead_below).abs() > params.z * sd
-                        })
-                    {
-                        break;
-                    }
+                if playouts >= params.min_playouts
+                    && undecided.iter().all(|&id| {
+                        let s = self.own_share(id, &counts);
+                        let sd = (s * (1.0 - s)).max(params.min_var).sqrt() / (playouts as f64).sqrt();
+                        (s - params.dead_below).abs() > params.z * sd
+                    })
+                {
+                    break;
                 }
-                for &id in &doubtful {
-                    final_counts[id] = 2;
-                }
-                playouts += done;
-                second = Some(counts2);
             }
         }
-        let share_of = |id: usize| match (&second, final_counts[id]) {
-            (Some(c2), 2) => self.own_share(id, c2, params),
-            _ => self.own_share(id, &counts, params),
-        };
-        let neutral_share = |p: usize| {
-            let (mut k, mut n) = (counts.neutral[p], counts.playouts[0] + counts.playouts[1]);
-            if let Some(c2) = &second {
-                k += c2.neutral[p];
-                n += c2.playouts[0] + c2.playouts[1];
-            }
-            if n == 0 { 0.0 } else { k as f64 / n as f64 }
-        };
+        let share_of = |id: usize| self.own_share(id, &counts);
+        let neutral_share = |p: usize| if counts.playouts == 0 { 0.0 } else { counts.neutral[p] as f64 / counts.playouts as f64 };
 
         let mut dead_chain = vec![false; nchains];
         let mut unsure = Vec::new();
@@ -274,7 +242,7 @@ impl Estimator {
             if s < params.dead_below {
                 dead_chain[id] = true;
             }
-            if (s - params.dead_below).abs() < params.unsure_band {
+            if s >= params.unsure.0 && s < params.unsure.1 {
                 unsure.push(self.chain_stones(id)[0] as Pt);
             }
         }
@@ -319,83 +287,16 @@ impl Estimator {
         Detail { estimate: Estimate { dead, unsure, seki_points }, shares, pass_alive, sure_dead, playouts }
     }
 
-    /// Prepares the board of the second phase from the first phase's
-    /// counts: chains that never survived, with only safe chains (that
-    /// never lost a point) around them, are removed; then the empty
-    /// regions that only safe chains of one colour touch are taken off the
-    /// list of moves. Nothing the playouts did there mattered.
-    fn settle(&self, counts: &Counts, params: &Params, light: &mut Light) {
-        let nchains = self.chains.len();
-        let share: Vec<f64> = (0..nchains).map(|id| self.own_share(id, counts, params)).collect();
-        let safe: Vec<bool> = share.iter().map(|&s| s >= params.safe).collect();
-        let mut gone = vec![false; nchains];
-        for id in 0..nchains {
-            if share[id] > 1.0 - params.safe {
-                continue;
-            }
-            let stones = self.chain_stones(id);
-            let all_safe = stones.iter().all(|&p| {
-                self.nbrs(p).iter().all(|&q| {
-                    let c = self.chain_of[q];
-                    c == NO_CHAIN || c as usize == id || (self.chains[c as usize].color != self.chains[id].color && safe[c as usize])
-                })
-            });
-            if all_safe && light.cells[stones[0]] == self.chains[id].color {
-                gone[id] = true;
-                light.remove_chain(light.head[stones[0]] as usize);
-            }
-        }
-        let open = |p: usize| self.cells[p] == EMPTY || (self.chain_of[p] != NO_CHAIN && gone[self.chain_of[p] as usize]);
-        let mut seen = vec![false; self.cells.len()];
-        let mut region = Vec::new();
-        for &p in &self.points {
-            if !open(p) || seen[p] {
-                continue;
-            }
-            region.clear();
-            region.push(p);
-            seen[p] = true;
-            let (mut colors, mut all_safe) = (0u8, true);
-            let mut i = 0;
-            while i < region.len() {
-                let q = region[i];
-                i += 1;
-                for m in self.nbrs(q) {
-                    if open(m) {
-                        if !seen[m] {
-                            seen[m] = true;
-                            region.push(m);
-                        }
-                    } else if self.cells[m] != BORDER {
-                        colors |= self.cells[m];
-                        all_safe &= safe[self.chain_of[m] as usize];
-                    }
-                }
-            }
-            if all_safe && (colors == BLACK || colors == WHITE) {
-                for &q in &region {
-                    light.remove_empty(q);
-                }
-            }
-        }
-    }
-
     /// Share of playouts (averaged over its stones) in which the chain's
-    /// points ended owned by its own colour; the playouts where the
-    /// opponent moved first weigh `params.opp_weight`.
-    fn own_share(&self, id: usize, counts: &Counts, params: &Params) -> f64 {
-        let color = self.chains[id].color as usize - 1;
-        let stones = self.chain_stones(id);
-        let mut share = [1.0; 2];
-        for (first, s) in share.iter_mut().enumerate() {
-            let n = counts.playouts[first];
-            if n > 0 {
-                let sum: u64 = stones.iter().map(|&p| counts.own[first][color][p] as u64).sum();
-                *s = sum as f64 / (stones.len() * n) as f64;
-            }
+    /// points ended owned by its own colour.
+    fn own_share(&self, id: usize, counts: &Counts) -> f64 {
+        if counts.playouts == 0 {
+            return 1.0;
         }
-        let w = params.opp_weight;
-        w * share[1 - color] + (1.0 - w) * share[color]
+        let own = &counts.own[self.chains[id].color as usize - 1];
+        let stones = self.chain_stones(id);
+        let sum: u64 = stones.iter().map(|&p| own[p] as u64).sum();
+        sum as f64 / (stones.len() * counts.playouts) as f64
     }
 
     /// Benson's algorithm for `color`: marks its pass-alive chains, and the
@@ -442,8 +343,11 @@ impl Estimator {
                 if self.cells[q] == EMPTY {
                     if !r.has_empty {
                         r.has_empty = true;
-                        r.vital_to = beside.iter().copied().filter(|&id| id != NO_CHAIN).collect();
-                        r.vital_to.dedup();
+                        for id in beside {
+                            if id != NO_CHAIN && !r.vital_to.contains(&id) {
+                                r.vital_to.push(id);
+                            }
+                        }
                     } else {
                         r.vital_to.retain(|id| beside.contains(id));
                     }
@@ -502,36 +406,36 @@ impl Estimator {
 
 /// Ownership at the end of the playouts.
 struct Counts {
-    /// By the colour that moved first, then the owning colour: playouts
-    /// that ended with the point owned.
-    own: [[Vec<u32>; 2]; 2],
+    /// By colour: playouts that ended with the point owned (a stone, or an
+    /// empty point with only that colour beside it).
+    own: [Vec<u32>; 2],
     /// Playouts that ended with the point empty and both colours beside it.
     neutral: Vec<u32>,
-    /// Playouts run, by the colour that moved first.
-    playouts: [usize; 2],
+    playouts: usize,
 }
 
 impl Counts {
     fn new(n: usize) -> Counts {
-        Counts { own: [[vec![0; n], vec![0; n]], [vec![0; n], vec![0; n]]], neutral: vec![0; n], playouts: [0; 2] }
+        Counts { own: [vec![0; n], vec![0; n]], neutral: vec![0; n], playouts: 0 }
     }
 }
 
 /// The estimate with what it was made from, chain by chain (chain ids of
-/// [`Estimator`]).
+/// [`Estimator`]); the corpus measurement in the tests reads it all.
+#[cfg_attr(not(test), allow(dead_code))]
 struct Detail {
     estimate: Estimate,
+    /// Share of the playouts in which the chain kept its points.
     shares: Vec<f64>,
     pass_alive: Vec<bool>,
-    #[allow(dead_code)]
     sure_dead: Vec<bool>,
-    #[allow(dead_code)]
     playouts: usize,
 }
 
-/// Event counters for the corpus measurement (test builds only).
+/// Event counters for the corpus measurement (test builds only): moves,
+/// candidate points examined, playouts.
 #[cfg(test)]
-static STATS: [std::sync::atomic::AtomicU64; 4] = [const { std::sync::atomic::AtomicU64::new(0) }; 4];
+static STATS: [std::sync::atomic::AtomicU64; 3] = [const { std::sync::atomic::AtomicU64::new(0) }; 3];
 
 #[inline(always)]
 fn stat(_i: usize) {
@@ -585,8 +489,11 @@ struct Light {
     ko: usize,
     /// Moves that captured, so far in the playout.
     captures: u32,
-    /// A player never plays where no enemy stone is among the 8 neighbours.
-    quiet: bool,
+    /// Moves leaving a chain of this many stones or more in atari (without
+    /// capturing) are not played.
+    self_atari: usize,
+    /// Percent of the moves tried first next to the last move.
+    local: u32,
 }
 
 impl Light {
@@ -605,25 +512,20 @@ impl Light {
             epos: vec![0; n],
             ko: 0,
             captures: 0,
-            quiet: false,
+            self_atari: 2,
+            local: 0,
         };
         for &p in points {
             b.cells[p] = EMPTY;
             b.epos[p] = b.empties.len() as u16;
             b.empties.push(p as u16);
         }
-        // Place the stones as moves without captures; then remove chains
-        // left without liberty (possible only after setup).
+        // Place the stones as moves without captures (a chain without
+        // liberty, possible only after setup, stays: nothing can reach it).
         for &p in points {
             let c = cells[p];
             if c == BLACK || c == WHITE {
                 b.put(p, c);
-            }
-        }
-        for &p in points {
-            let c = b.cells[p];
-            if (c == BLACK || c == WHITE) && b.nlib[b.head[p] as usize] == 0 {
-                b.remove_chain(b.head[p] as usize);
             }
         }
         b
@@ -853,11 +755,7 @@ impl Light {
         for (i, n) in self.nbrs(p).into_iter().enumerate() {
             match self.cells[n] {
                 EMPTY => add(n, &mut libs, &mut k),
-                x if x == opp => {
-                    if self.in_atari(self.head[n] as usize) {
-                        return (true, 0, 2);
-                    }
-                }
+                x if x == opp && self.in_atari(self.head[n] as usize) => return (true, 0, 2),
                 x if x == c => {
                     let h = self.head[n] as usize;
                     if !seen[..i].contains(&h) {
@@ -891,48 +789,94 @@ impl Light {
         (false, size, k)
     }
 
-    /// Whether a stone of the opponent of `c` is among the 8 neighbours of `p`.
-    #[inline]
-    fn enemy_near(&self, p: usize, c: u8) -> bool {
-        let opp = BLACK + WHITE - c;
-        let s = self.stride;
-        [p - s - 1, p - s, p - s + 1, p - 1, p + 1, p + s - 1, p + s, p + s + 1].iter().any(|&q| self.cells[q] == opp)
-    }
-
     /// Whether the playout policy accepts a legal move.
     fn acceptable(&self, p: usize, c: u8) -> bool {
         if self.is_eye(p, c) {
             return false;
         }
         let (captures, size, libs) = self.after(p, c);
-        captures || libs >= 2 || size < 2
+        captures || libs >= 2 || size < self.self_atari
     }
 
-    /// A move answering the last one: capture the chain just played if it
-    /// is in atari; otherwise save an own chain it put in atari by extending.
-    fn reply(&self, last: usize, c: u8) -> Option<usize> {
-        let opp = BLACK + WHITE - c;
-        if self.cells[last] == opp {
-            let h = self.head[last] as usize;
-            if self.in_atari(h) {
-                let l = self.atari_lib(h);
-                if self.legal(l, c) {
+    /// The liberty of the chain at `p` if it belongs to the opponent of
+    /// `c`, is in atari, and `c` may take it.
+    #[inline]
+    fn capture_at(&self, p: usize, c: u8) -> Option<usize> {
+        if self.cells[p] != BLACK + WHITE - c {
+            return None;
+        }
+        let h = self.head[p] as usize;
+        if !self.in_atari(h) {
+            return None;
+        }
+        let l = self.atari_lib(h);
+        self.legal(l, c).then_some(l)
+    }
+
+    /// A move saving the chain of `c` at `p` if it is in atari: capturing
+    /// an enemy chain in atari next to it, or extending to two liberties.
+    fn save_at(&self, p: usize, c: u8) -> Option<usize> {
+        if self.cells[p] != c {
+            return None;
+        }
+        let h = self.head[p] as usize;
+        if !self.in_atari(h) {
+            return None;
+        }
+        let mut q = h;
+        loop {
+            for n in self.nbrs(q) {
+                if let Some(l) = self.capture_at(n, c) {
+                    return Some(l);
+                }
+            }
+            q = self.next[q] as usize;
+            if q == h {
+                break;
+            }
+        }
+        let l = self.atari_lib(h);
+        if self.legal(l, c) {
+            let (captures, _, libs) = self.after(l, c);
+            if captures || libs >= 2 {
+                return Some(l);
+            }
+        }
+        None
+    }
+
+    /// A move answering the last ones: capture the chain just played or
+    /// one next to our previous move if it is in atari; else save an own
+    /// chain the last move put in atari. `hot` lists points to look at
+    /// as well (chains in atari at the start of the playout).
+    fn reply(&self, last: usize, prev: usize, c: u8, hot: &[usize]) -> Option<usize> {
+        if last != 0 {
+            if let Some(l) = self.capture_at(last, c) {
+                return Some(l);
+            }
+        }
+        if prev != 0 {
+            for n in self.nbrs(prev) {
+                if let Some(l) = self.capture_at(n, c) {
                     return Some(l);
                 }
             }
         }
-        for n in self.nbrs(last) {
-            if self.cells[n] == c {
-                let h = self.head[n] as usize;
-                if self.in_atari(h) {
-                    let l = self.atari_lib(h);
-                    if self.legal(l, c) {
-                        let (captures, _, libs) = self.after(l, c);
-                        if captures || libs >= 2 {
-                            return Some(l);
-                        }
-                    }
+        for &p in hot {
+            if let Some(l) = self.capture_at(p, c) {
+                return Some(l);
+            }
+        }
+        if last != 0 {
+            for n in self.nbrs(last) {
+                if let Some(l) = self.save_at(n, c) {
+                    return Some(l);
                 }
+            }
+        }
+        for &p in hot {
+            if let Some(l) = self.save_at(p, c) {
+                return Some(l);
             }
         }
         None
@@ -940,10 +884,19 @@ impl Light {
 
     /// The move of `c`: a reply to the last move, else (if `scan`) the
     /// first acceptable move from a random place in the list of empty points.
-    fn choose(&self, rng: &mut Rng, c: u8, last: usize, scan: bool) -> Option<usize> {
-        if last != 0 {
-            if let Some(p) = self.reply(last, c) {
-                return Some(p);
+    fn choose(&self, rng: &mut Rng, c: u8, last: usize, prev: usize, hot: &[usize], scan: bool) -> Option<usize> {
+        if let Some(p) = self.reply(last, prev, c, hot) {
+            return Some(p);
+        }
+        if last != 0 && self.local > 0 && (rng.below(100) as u32) < self.local {
+            let s = self.stride;
+            let around = [last - s - 1, last - s, last - s + 1, last + 1, last + s + 1, last + s, last + s - 1, last - 1];
+            let k = rng.below(8);
+            for i in 0..8 {
+                let p = around[(k + i) & 7];
+                if self.cells[p] == EMPTY && self.legal(p, c) && self.acceptable(p, c) {
+                    return Some(p);
+                }
             }
         }
         let n = self.empties.len();
@@ -958,9 +911,6 @@ impl Light {
             }
             let p = self.empties[j] as usize;
             stat(1);
-            if self.quiet && !self.enemy_near(p, c) {
-                continue;
-            }
             if self.legal(p, c) && self.acceptable(p, c) {
                 return Some(p);
             }
@@ -972,27 +922,29 @@ impl Light {
     /// searched again until some move captures (only the replies to the
     /// last move are tried meanwhile): nothing else gives it a new move,
     /// apart from a rare false eye.
-    fn playout(&mut self, rng: &mut Rng, first: u8, max_moves: usize) {
+    fn playout(&mut self, rng: &mut Rng, first: u8, max_moves: usize, hot: &[usize]) {
         let mut c = first;
         let mut passes = 0;
-        let mut last = 0;
+        // The last move of each colour (0: none or a pass).
+        let mut last = [0usize; 2];
         let mut moves = 0;
         let mut stuck: [Option<u32>; 2] = [None; 2];
         while passes < 2 && moves < max_moves {
             let ci = c as usize - 1;
             let scan = stuck[ci] != Some(self.captures);
-            match self.choose(rng, c, last, scan) {
+            let hot = if moves < 2 { hot } else { &[] };
+            match self.choose(rng, c, last[1 - ci], last[ci], hot, scan) {
                 Some(p) => {
                     self.play(p, c);
                     passes = 0;
-                    last = p;
+                    last[ci] = p;
                 }
                 None => {
                     if scan {
                         stuck[ci] = Some(self.captures);
                     }
                     passes += 1;
-                    last = 0;
+                    last[ci] = 0;
                     self.ko = 0;
                 }
             }
@@ -1002,11 +954,15 @@ impl Light {
         }
     }
 
+    /// One stone of each chain in atari.
+    fn ataris(&self, points: &[usize]) -> Vec<usize> {
+        points.iter().copied().filter(|&p| (self.cells[p] == BLACK || self.cells[p] == WHITE) && self.head[p] as usize == p && self.in_atari(p)).collect()
+    }
+
     /// Adds this playout's final ownership to the counts.
-    fn tally(&self, points: &[usize], first: u8, counts: &mut Counts) {
-        let f = first as usize - 1;
-        counts.playouts[f] += 1;
-        let [black, white] = &mut counts.own[f];
+    fn tally(&self, points: &[usize], counts: &mut Counts) {
+        counts.playouts += 1;
+        let [black, white] = &mut counts.own;
         for &p in points {
             match self.cells[p] {
                 BLACK => black[p] += 1,
@@ -1076,7 +1032,188 @@ mod tests {
         assert_eq!(e.dead, pts(&b, &[(2, 1)]));
     }
 
-    // Further tests are below (in the later part of this module).
+    #[test]
+    fn dead_three_stones_in_a_corner() {
+        let b = board_from(&[
+            "OO..XO...", //
+            "O...XO...",
+            "....XO...",
+            "....XO...",
+            "....XO...",
+            "....XO...",
+            "....XO...",
+            "....XO...",
+            "....XO...",
+        ]);
+        let e = estimate(&b);
+        assert_eq!(e.dead, pts(&b, &[(0, 0), (1, 0), (0, 1)]));
+        assert!(e.unsure.is_empty(), "{e:?}");
+        assert!(e.seki_points.is_empty(), "{e:?}");
+    }
+
+    #[test]
+    fn living_two_eyed_group_is_pass_alive() {
+        let b = board_from(&[
+            ".X.XO....", //
+            "XXXXO....",
+            "OOOOO....",
+            ".........",
+            ".........",
+            ".........",
+            ".........",
+        ]);
+        let est = Estimator::new(&b);
+        let d = est.run(&PARAMS);
+        let black = est.chain_of[b.point(1, 1).unwrap() as usize] as usize;
+        assert!(d.pass_alive[black]);
+        assert_eq!(d.estimate, Estimate::default());
+    }
+
+    #[test]
+    fn pass_alive_chain_is_never_dead_and_enemy_inside_always_is() {
+        // Black lives unconditionally (eyes at a1, f1, and d1 beside the
+        // white stone at c1); the white stone cannot live there.
+        let b = board_from(&[
+            ".XO.X.XO", //
+            "XXXXXXXO",
+            "OOOOOOOO",
+            "........",
+            "........",
+        ]);
+        let est = Estimator::new(&b);
+        let d = est.run(&PARAMS);
+        let black = est.chain_of[b.point(0, 1).unwrap() as usize] as usize;
+        let white = est.chain_of[b.point(2, 0).unwrap() as usize] as usize;
+        assert!(d.pass_alive[black]);
+        assert!(d.sure_dead[white]);
+        assert_eq!(d.estimate.dead, pts(&b, &[(2, 0)]));
+        assert!(d.estimate.unsure.is_empty());
+    }
+
+    #[test]
+    fn seki_is_found_and_nobody_is_dead() {
+        // Black's corner stones and White's three stones beside them share
+        // their only two liberties (b1, b2): whoever fills one is captured.
+        let b = board_from(&[
+            "X.OX.....", //
+            "X.OX.....",
+            "XXOX.....",
+            "OOXX.....",
+            "OOXXXXXXX",
+            "OOOOOOOOO",
+            ".........",
+            ".........",
+            ".........",
+        ]);
+        let e = estimate(&b);
+        assert!(e.dead.is_empty(), "{e:?}");
+        for (x, y) in [(1, 0), (1, 1), (0, 0), (2, 0)] {
+            let p = b.point(x, y).unwrap();
+            let in_seki = e.seki_points.iter().any(|&q| q == p || (b.cell(p) != Cell::Empty && b.chain(p).contains(&q)));
+            assert!(in_seki, "{x},{y} not reported in seki: {e:?}");
+        }
+        // The outer chains are not in seki.
+        let outer = b.chain(b.point(3, 0).unwrap());
+        assert!(!e.seki_points.iter().any(|q| outer.contains(q)), "{e:?}");
+    }
+
+    #[test]
+    fn same_answer_every_time_and_however_the_position_was_reached() {
+        let rows = [
+            ".XO.O.X..", //
+            "XXOOOXX.X",
+            ".XXOXX.XO",
+            "OOXOOX.X.",
+            ".OXXOOXXX",
+            "O.OXXO.OO",
+            ".OOX.XOO.",
+            "OX.XXXO..",
+            ".XX..XOO.",
+        ];
+        let a = board_from(&rows);
+        let first = estimate(&a);
+        for _ in 0..3 {
+            assert_eq!(estimate(&a), first);
+        }
+        assert_eq!(estimate(&a.clone()), first);
+        // The same stones, played as moves (none captures) instead of set up.
+        let mut played = Board::new(9, 9).unwrap();
+        for (y, row) in rows.iter().enumerate() {
+            for (x, ch) in row.chars().enumerate() {
+                let color = match ch {
+                    'X' => Color::Black,
+                    'O' => Color::White,
+                    _ => continue,
+                };
+                let placed = played.play(color, played.point(x, y).unwrap());
+                assert!(placed.captured.is_empty() && placed.suicided == 0);
+            }
+        }
+        assert_eq!(played.hash(), a.hash());
+        assert_eq!(estimate(&played), first);
+    }
+
+    #[test]
+    fn no_panic_on_empty_full_and_tiny_boards() {
+        for (w, h) in [(1, 1), (2, 2), (1, 5), (5, 1), (3, 3), (19, 19), (52, 3)] {
+            let empty = Board::new(w, h).unwrap();
+            assert_eq!(estimate(&empty), Estimate::default(), "{w}x{h}");
+            // Full of one colour (a chain without liberty, as setup allows).
+            let mut full = Board::new(w, h).unwrap();
+            let points: Vec<Pt> = full.points().collect();
+            for &p in &points {
+                full.set(p, Cell::Black);
+            }
+            full.rebuild_chains();
+            let e = estimate(&full);
+            assert!(e.dead.iter().all(|&p| full.cell(p) == Cell::Black), "{w}x{h}");
+            // Checkerboard: every stone without liberty.
+            let mut checker = Board::new(w, h).unwrap();
+            for &p in &points {
+                let (x, y) = checker.xy(p);
+                checker.set(p, if (x + y) % 2 == 0 { Cell::Black } else { Cell::White });
+            }
+            checker.rebuild_chains();
+            let _ = estimate(&checker);
+        }
+        // A lone stone on 1x1, 2x2 and 3x3; two stones on 2x2.
+        for n in 1..=3 {
+            let mut b = Board::new(n, n).unwrap();
+            b.play(Color::Black, b.point(0, 0).unwrap());
+            let e = estimate(&b);
+            assert!(e.dead.iter().all(|&p| b.cell(p) == Cell::Black));
+        }
+        let b = board_from(&["XO", ".."]);
+        let _ = estimate(&b);
+    }
+
+    #[test]
+    fn random_positions_give_consistent_answers() {
+        let mut rng = Rng::new(7);
+        for round in 0..40 {
+            let (w, h) = [(5, 5), (7, 7), (9, 9), (4, 11), (13, 13)][round % 5];
+            let mut b = Board::new(w, h).unwrap();
+            let points: Vec<Pt> = b.points().collect();
+            for _ in 0..(w * h * 2 / 3) {
+                let p = points[rng.below(points.len())];
+                if b.cell(p) == Cell::Empty {
+                    let color = if rng.next() & 1 == 0 { Color::Black } else { Color::White };
+                    let placed = b.play(color, p);
+                    let _ = placed;
+                }
+            }
+            let e = estimate(&b);
+            assert_eq!(estimate(&b), e);
+            assert!(e.dead.windows(2).all(|w| w[0] < w[1]));
+            assert!(e.dead.iter().all(|&p| b.cell(p) != Cell::Empty));
+            // Dead stones come in whole chains.
+            for &p in &e.dead {
+                assert!(b.chain(p).iter().all(|q| e.dead.binary_search(q).is_ok()));
+            }
+            assert!(e.unsure.iter().all(|&p| b.cell(p) != Cell::Empty));
+            assert!(e.seki_points.iter().all(|&p| points.contains(&p)));
+        }
+    }
 
     /// Measurement on the KGS corpus (see `kgs_markup_agreement`).
     mod kgs {
@@ -1118,8 +1255,11 @@ mod tests {
             if let Some(v) = get("DEAD") {
                 p.dead_below = v;
             }
-            if let Some(v) = get("BAND") {
-                p.unsure_band = v;
+            if let Some(v) = get("UNSURE_LOW") {
+                p.unsure.0 = v;
+            }
+            if let Some(v) = get("UNSURE_HIGH") {
+                p.unsure.1 = v;
             }
             if let Some(v) = get("Z") {
                 p.z = v;
@@ -1127,21 +1267,16 @@ mod tests {
             if let Some(v) = get("SEKI") {
                 p.seki_neutral = v;
             }
-            if let Some(v) = get("OPPW") {
-                p.opp_weight = v;
+            if let Some(v) = get("MINVAR") {
+                p.min_var = v;
             }
-            if let Some(v) = get("FIRST") {
-                p.first_playouts = v as usize;
+            if let Some(v) = get("LOCAL") {
+                p.local = v as u32;
             }
-            if let Some(v) = get("FIRST_SETTLED") {
-                p.first_settled = v;
+            if let Some(v) = get("SELFATARI") {
+                p.self_atari = v as usize;
             }
-            if let Some(v) = get("QUIET") {
-                p.quiet = v != 0.0;
-            }
-            if let Some(v) = get("SAFE") {
-                p.safe = v;
-            }
+
             p
         }
 
@@ -1242,6 +1377,12 @@ mod tests {
 
         /// Black's score minus White's, by flood fill, with `dead` removed.
         pub fn margin(g: &Game, dead: &[Pt]) -> f64 {
+            margin_seki(g, dead, &[])
+        }
+
+        /// As [`margin`], and under territory scoring the empty regions
+        /// touching a chain in seki (a stone of `seki`) count for nobody.
+        pub fn margin_seki(g: &Game, dead: &[Pt], seki: &[Pt]) -> f64 {
             let b = &g.board;
             let stride = b.width() + 2;
             let n = stride * (b.height() + 2);
@@ -1266,6 +1407,14 @@ mod tests {
                     _ => {}
                 }
             }
+            let mut in_seki = vec![false; n];
+            for &p in seki {
+                if cells[p as usize] == BLACK || cells[p as usize] == WHITE {
+                    for q in b.chain(p) {
+                        in_seki[q as usize] = true;
+                    }
+                }
+            }
             let (mut terr_b, mut terr_w) = (0i64, 0i64);
             let mut seen = vec![false; n];
             let mut stack = Vec::new();
@@ -1285,7 +1434,12 @@ mod tests {
                                 seen[m] = true;
                                 stack.push(m);
                             }
-                            BLACK | WHITE => colors |= cells[m],
+                            BLACK | WHITE => {
+                                colors |= cells[m];
+                                if in_seki[m] && g.scoring == Scoring::Territory {
+                                    colors |= BLACK | WHITE;
+                                }
+                            }
                             _ => {}
                         }
                     }
@@ -1328,12 +1482,11 @@ mod tests {
                 let el = t.elapsed().as_secs_f64();
                 let st: Vec<u64> = STATS.iter().map(|a| a.load(std::sync::atomic::Ordering::Relaxed)).collect();
                 eprintln!(
-                    "counted games {ng}: {:.0} us per game; moves/playout {:.1}, scans/move {:.2}, playouts per game: first phase {:.1}, second {:.1}",
+                    "counted games {ng}: {:.0} us per game (test build, with counters); moves per playout {:.1}, points examined per move {:.2}, playouts per game {:.1}",
                     el / ng as f64 * 1e6,
-                    st[0] as f64 / (st[2] + st[3]) as f64,
+                    st[0] as f64 / st[2] as f64,
                     st[1] as f64 / st[0] as f64,
                     st[2] as f64 / ng as f64,
-                    st[3] as f64 / ng as f64
                 );
             }
             let verbose = std::env::var_os("KIFU_ESTIMATE_VERBOSE").is_some();
@@ -1343,6 +1496,8 @@ mod tests {
             // Calibration: chains judged by playouts, by own share (tenths):
             // [chains alive, chains dead, stones alive, stones dead] per markup.
             let mut calib = [[0usize; 4]; 11];
+            // By size (1-2, 3-6, 7+ stones) for shares 0.3-0.8: [alive, dead].
+            let mut by_size = [[[0usize; 2]; 3]; 11];
             let mut bogus = 0usize;
             let mut bogus_names = Vec::new();
             for g in &games {
@@ -1364,6 +1519,8 @@ mod tests {
                     let bin = ((d.shares[id] * 10.0) as usize).min(10);
                     calib[bin][dead as usize] += 1;
                     calib[bin][2 + dead as usize] += stones.len();
+                    let class = if stones.len() <= 2 { 0 } else if stones.len() <= 6 { 1 } else { 2 };
+                    by_size[bin][class][dead as usize] += 1;
                 }
             }
             eprintln!("markup games marking a pass-alive chain dead (left out of the calibration): {bogus}");
@@ -1373,7 +1530,7 @@ mod tests {
                 }
             }
             for (i, c) in calib.iter().enumerate() {
-                eprintln!("  share {:.1}-{:.1}: chains alive {:5} dead {:5} ({:5.1}% dead); stones alive {:6} dead {:6}", i as f64 / 10.0, (i + 1) as f64 / 10.0, c[0], c[1], 100.0 * c[1] as f64 / (c[0] + c[1]).max(1) as f64, c[2], c[3]);
+                eprintln!("  share {:.1}-{:.1}: chains alive {:5} dead {:5} ({:5.1}% dead); stones alive {:6} dead {:6}; by size 1-2 {:?} 3-6 {:?} 7+ {:?}", i as f64 / 10.0, (i + 1) as f64 / 10.0, c[0], c[1], 100.0 * c[1] as f64 / (c[0] + c[1]).max(1) as f64, c[2], c[3], by_size[i][0], by_size[i][1], by_size[i][2]);
             }
             // Markup games.
             let (mut n, mut exact, mut tp, mut fp, mut fneg) = (0usize, 0usize, 0usize, 0usize, 0usize);
@@ -1426,6 +1583,9 @@ mod tests {
                 let (mut c, mut win, mut exact_m) = (0usize, 0usize, 0usize);
                 let (mut ct, mut wint, mut et) = (0usize, 0usize, 0usize);
                 let mut wrong = Vec::new();
+                let (mut flipped, mut near) = (0usize, 0usize);
+                let (mut sure_games, mut sure_wrong) = (0usize, 0usize);
+                let (mut with_seki, mut seki_exact, mut seki_plain_exact, mut seki_winner, mut seki_plain_winner) = (0usize, 0usize, 0usize, 0usize, 0usize);
                 for g in &games {
                     let Some(re) = g.margin else { continue };
                     if only_passes && !g.passes {
@@ -1437,6 +1597,14 @@ mod tests {
                         elapsed.push(t.elapsed().as_secs_f64());
                     }
                     let m = margin(g, &e.dead);
+                    if !e.seki_points.is_empty() {
+                        with_seki += 1;
+                        let ms = margin_seki(g, &e.dead, &e.seki_points);
+                        seki_exact += ((ms - re).abs() < 1e-6) as usize;
+                        seki_plain_exact += ((m - re).abs() < 1e-6) as usize;
+                        seki_winner += ((ms > 0.0) == (re > 0.0)) as usize;
+                        seki_plain_winner += ((m > 0.0) == (re > 0.0)) as usize;
+                    }
                     let w = (m > 0.0) == (re > 0.0);
                     let x = (m - re).abs() < 1e-6;
                     c += 1;
@@ -1447,11 +1615,25 @@ mod tests {
                         wint += w as usize;
                         et += x as usize;
                     }
+                    if e.unsure.is_empty() {
+                        sure_games += 1;
+                        sure_wrong += !w as usize;
+                    }
                     if !w {
+                        if (m + re).abs() < 1e-6 {
+                            flipped += 1;
+                        } else if (m - re).abs() <= 3.0 {
+                            near += 1;
+                        }
                         wrong.push(format!("{} RE {re} estimate {m} dead {} unsure {} passes {}", g.name, e.dead.len(), e.unsure.len(), g.passes));
                     }
                 }
                 eprintln!("{label}: {c}; winner agrees {win} ({:.2}%); exact margin (flood fill) {exact_m} ({:.1}%)", pct(win, c), pct(exact_m, c));
+                eprintln!("  winner disagrees in {}: margin exactly -RE {flipped}, within 3 points of RE {near}, other {}", c - win, c - win - flipped - near);
+                eprintln!("  games with no unsure chain: {sure_games}, winner disagrees in {sure_wrong}; games with some: {}, winner disagrees in {}", c - sure_games, c - win - sure_wrong);
+                eprintln!(
+                    "  games with seki found: {with_seki}; exact margin counting seki regions for nobody (territory scoring) {seki_exact}, without {seki_plain_exact}; winner {seki_winner}, without {seki_plain_winner}"
+                );
                 eprintln!(
                     "  territory scoring: {ct}; winner {wint} ({:.2}%), exact {et} ({:.1}%); area scoring: {}; winner {} ({:.2}%), exact {} ({:.1}%)",
                     pct(wint, ct),
@@ -1462,7 +1644,7 @@ mod tests {
                     exact_m - et,
                     pct(exact_m - et, c - ct)
                 );
-                if verbose && only_passes {
+                if std::env::var("KIFU_ESTIMATE_VERBOSE").is_ok_and(|v| v == "2") && only_passes {
                     for w in &wrong {
                         eprintln!("WRONG WINNER {w}");
                     }

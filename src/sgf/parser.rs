@@ -294,17 +294,12 @@ impl<'t> Parser<'t> {
             self.nodes_total += 1;
             // The commonest node of all, `;B[pd]` alone, in one step.
             if let Some((open, close, mut next)) = lone_property_node(s, at) {
-                let mut id = b.add_plain_node(parent, at, at + 1..open, open + 1..close);
+                b.add_plain_node(parent, at, at + 1..open, open + 1..close);
                 // Most often the next node is another one: it hangs from this.
-                let mut budget = self.node_budget - self.nodes_total;
-                while budget > 0 && next < s.len() && s[next] == b';' {
-                    let Some((open, close, after)) = lone_property_node(s, next) else { break };
-                    id = b.add_plain_node(Some(id), next, next + 1..open, open + 1..close);
-                    budget -= 1;
-                    next = after;
-                }
+                let budget;
+                (next, budget) = plain_chain(b, s, next, self.node_budget - self.nodes_total);
                 self.nodes_total = self.node_budget - budget;
-                frame.last = Some(id);
+                frame.last = Some(NodeId(b.node_count() as u32 - 1));
                 if next < s.len() && s[next] == b';' {
                     at = next;
                     continue;
@@ -592,9 +587,9 @@ static VALUE_STOP: [bool; 256] = {
 /// index of its `]`, when no `[` or backslash comes before it.
 #[inline]
 fn plain_value_end(s: &[u8], from: usize) -> Option<usize> {
-    // Most values (moves, numbers) are a few bytes: look at them one by one
-    // before handing longer ones to memchr.
-    let short = s.get(from..(from + 8).min(s.len()))?;
+    // Most values (moves, numbers, names, dates) are a few bytes: look at
+    // them one by one before handing longer ones to memchr.
+    let short = s.get(from..(from + 16).min(s.len()))?;
     for (i, &c) in short.iter().enumerate() {
         if VALUE_STOP[c as usize] {
             return (c == b']').then_some(from + i);
@@ -614,6 +609,20 @@ fn skip_space(s: &[u8], mut pos: usize) -> usize {
     pos
 }
 
+/// Reads `;B[pd]` nodes from `next` (see [`lone_property_node`]), each a
+/// child of the node added last, while `budget` allows. Returns where it
+/// stopped and the budget left.
+#[inline(never)]
+fn plain_chain(b: &mut GameTreeBuilder, s: &[u8], mut next: usize, mut budget: usize) -> (usize, usize) {
+    while budget > 0 && next < s.len() && s[next] == b';' {
+        let Some((open, close, after)) = lone_property_node(s, next) else { break };
+        b.add_plain_child(next, next + 1..open, open + 1..close);
+        budget -= 1;
+        next = after;
+    }
+    (next, budget)
+}
+
 /// Whether the node whose `;` is at `at` is a single property with a single
 /// plain value, `;B[pd]`, with a one- or two-letter upper-case identifier
 /// right after the `;` and nothing but white space after its `]` up to the
@@ -621,6 +630,22 @@ fn skip_space(s: &[u8], mut pos: usize) -> usize {
 /// its `[` and `]` and of what follows.
 #[inline(always)]
 fn lone_property_node(s: &[u8], at: usize) -> Option<(usize, usize, usize)> {
+    // The commonest of all, `;B[pd]` then `;` or a line feed and `;`, in
+    // one look at eight bytes.
+    if let Some(w) = s.get(at..at + 8) {
+        let w = u64::from_le_bytes(w.try_into().expect("eight bytes"));
+        const FIXED: u64 = 0x0000_ff00_00ff_00ff; // bytes 0, 2 and 5
+        const SHAPE: u64 = (b']' as u64) << 40 | (b'[' as u64) << 16 | b';' as u64;
+        let byte = |i: u32| (w >> (8 * i)) as u8;
+        if w & FIXED == SHAPE && byte(1).is_ascii_uppercase() && !VALUE_STOP[byte(3) as usize] && !VALUE_STOP[byte(4) as usize] {
+            if byte(6) == b'\n' && byte(7) == b';' {
+                return Some((at + 2, at + 5, at + 7));
+            }
+            if byte(6) == b';' {
+                return Some((at + 2, at + 5, at + 6));
+            }
+        }
+    }
     let head = s.get(at + 1..at + 4)?;
     if !head[0].is_ascii_uppercase() {
         return None;
@@ -755,5 +780,81 @@ mod tests {
         let (c, d) = parse_text(&Arc::from("(;B[aa];W[bb];B[cc])"), Limits { max_nodes: Some(2) });
         assert_eq!(c.games[0].len(), 2);
         assert_eq!(d[0].code, Code::LimitExceeded);
+    }
+
+    /// What the fast paths read, spelled out: (parent, offset) of each node
+    /// and (id, offset, values with offsets) of each property.
+    fn detail(c: &Collection) -> Vec<String> {
+        let mut out = Vec::new();
+        for g in &c.games {
+            for n in g.nodes() {
+                out.push(format!("{:?}@{}", n.parent().map(|p| p.id().0), n.offset()));
+                for p in n.properties() {
+                    let values: Vec<_> = p.values().map(|v| format!("{}@{}", v.text(), v.offset())).collect();
+                    out.push(format!(" {}@{} {values:?}", p.id(), p.offset()));
+                }
+            }
+        }
+        out
+    }
+
+    #[test]
+    fn move_nodes_in_every_layout() {
+        // The same game laid out as KGS, Fox and others write it.
+        let layouts = [
+            "(;GM[1]\n;B[pd]\n;W[dd]\n;B[pp]\n)",
+            "(;GM[1];B[pd];W[dd];B[pp])",
+            "(;GM[1]\r\n;B[pd]\r\n;W[dd]\r\n;B[pp]\r\n)",
+            "(;GM[1] ; B[pd] ;W [dd]\t;B[pp] )",
+            "(;GM[1];B[pd]\n;W[dd];B[pp]",
+        ];
+        for text in layouts {
+            let (c, d) = parse(text);
+            let moves: Vec<_> = c.games[0].main_line().skip(1).map(|n| n.get_value("B").or(n.get_value("W")).unwrap()).collect();
+            assert_eq!(moves, ["pd", "dd", "pp"], "{text:?}");
+            assert!(d.is_empty() || d == ["missing-close-paren"], "{text:?}: {d:?}");
+        }
+        let (c, _) = parse("(;GM[1]\n;B[pd]\n;W[]\n;B[tt]C[x];AB[aa][bb]\n;W[dd]LB[dd:1])");
+        assert_eq!(
+            detail(&c),
+            [
+                "None@1", " GM@2 [\"1@4\"]",
+                "Some(0)@8", " B@9 [\"pd@10\"]",
+                "Some(1)@15", " W@16 [\"@17\"]",
+                "Some(2)@20", " B@21 [\"tt@22\"]", " C@26 [\"x@27\"]",
+                "Some(3)@30", " AB@31 [\"aa@33\", \"bb@37\"]",
+                "Some(4)@42", " W@43 [\"dd@44\"]", " LB@48 [\"dd:1@50\"]",
+            ]
+        );
+    }
+
+    #[test]
+    fn move_nodes_and_the_general_parser_agree() {
+        // Each case once as written and once with a plain move before it,
+        // so that the fast path hands over mid-sequence.
+        let cases = [
+            ";B[p\\]d]", ";B[p[d]]", ";B[pd];", ";B[pd]junk;W[aa]", ";B[pd](;W[aa])(;W[bb])", ";b[pd]", ";Black[pd]",
+            ";B[pd]\x0c;W[aa]", ";B[pd][qq]", ";B[pd] [qq]", ";[pd]", ";B[pd]\n\n;W[aa]", ";B[pd]\n(;W[aa])", ";B[pd]",
+        ];
+        for case in cases {
+            for text in [format!("(;GM[1]{case})"), format!("(;GM[1];W[aa]\n{case})"), format!("(;GM[1];W[aa]{case}")] {
+                let (fast, fast_d) = parse(&text);
+                // The general parser alone: the same text with every node
+                // made unusual by a leading space after its ';'.
+                let slow_text = text.replace(';', "; ");
+                let (slow, slow_d) = parse(&slow_text);
+                assert_eq!(fast, slow, "{text:?}");
+                assert_eq!(fast_d, slow_d, "{text:?}");
+            }
+        }
+    }
+
+    #[test]
+    fn max_nodes_inside_a_run_of_moves() {
+        for max in 1..6 {
+            let (c, d) = parse_text(&Arc::from("(;GM[1]\n;B[aa]\n;W[bb]\n;B[cc]\n;W[dd])"), Limits { max_nodes: Some(max) });
+            assert_eq!(c.games[0].len(), max.min(5), "max {max}");
+            assert_eq!(d.iter().any(|d| d.code == Code::LimitExceeded), max < 5, "max {max}");
+        }
     }
 }

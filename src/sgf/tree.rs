@@ -41,10 +41,6 @@ impl Span {
     }
 }
 
-/// Marks an absent span (`PropData::written_id` when the identifier was
-/// written as it reads).
-const NO_SPAN: Span = Span { start: NONE, end: NONE };
-
 /// A node. Its properties run from `props` to the next node's `props` (or
 /// to the end): properties are only ever added to the node added last.
 #[derive(Debug, Clone)]
@@ -61,9 +57,8 @@ struct NodeData {
 #[derive(Debug, Clone)]
 struct PropData {
     /// Normalised identifier (upper-case letters only for FF[1]-FF[3] names).
+    /// As written, it is in `GameTree::written_ids` when it differs.
     id: Span,
-    /// The identifier as written, when it differs from `id` (else `NO_SPAN`).
-    written_id: Span,
     values: u32,
     offset: u32,
 }
@@ -89,6 +84,10 @@ pub struct GameTree {
     nodes: Vec<NodeData>,
     props: Vec<PropData>,
     values: Vec<ValueData>,
+    /// Identifiers as written, by property index (ascending), for the few
+    /// properties whose written identifier differs from the normalised one
+    /// (`AddBlack` for `AB`).
+    written_ids: Vec<(u32, Span)>,
     offset: u32,
 }
 
@@ -253,8 +252,13 @@ impl<'a> Property<'a> {
 
     /// The identifier exactly as the file wrote it.
     pub fn written_id(&self) -> &'a str {
-        let data = self.data();
-        self.tree.str(if data.written_id == NO_SPAN { data.id } else { data.written_id })
+        let tree = self.tree;
+        let written = if tree.written_ids.is_empty() {
+            None
+        } else {
+            tree.written_ids.binary_search_by_key(&self.index, |&(i, _)| i).ok().map(|i| tree.written_ids[i].1)
+        };
+        tree.str(written.unwrap_or(self.data().id))
     }
 
     /// Byte offset of the identifier in the decoded text.
@@ -394,9 +398,14 @@ impl GameTreeBuilder {
     /// [`GameTreeBuilder::add_value_in_source`]), not copied.
     pub fn over_source(source: Arc<str>, bytes: usize) -> GameTreeBuilder {
         let mut tree = GameTree { source, ..GameTree::default() };
-        tree.nodes.reserve(bytes / 8);
-        tree.props.reserve(bytes / 8);
-        tree.values.reserve(bytes / 8);
+        // A move node, `;B[pd]` and a line break, is 7 bytes; the root holds
+        // a dozen properties more. Room for that many records (48 bytes per
+        // node, property and value together) means no regrowth for typical
+        // files, for about 7 times their size.
+        let records = bytes / 7;
+        tree.nodes.reserve(records);
+        tree.props.reserve(records + 16);
+        tree.values.reserve(records + 16);
         GameTreeBuilder { tree }
     }
 
@@ -406,7 +415,7 @@ impl GameTreeBuilder {
 
     /// Adds a node as the last child of `parent` (`None` only for the root,
     /// which must be the first node). Nodes must be added in preorder.
-    #[inline]
+    #[inline(always)]
     pub fn add_node(&mut self, parent: Option<NodeId>, offset: u32) -> NodeId {
         let t = &mut self.tree;
         let id = t.nodes.len() as u32;
@@ -454,36 +463,58 @@ impl GameTreeBuilder {
     /// source (the parser's `;B[pd]`): `add_node`, `add_property_in_source`
     /// and `add_value_in_source` in one step. The value's offset is that of
     /// the `[` before it.
-    #[inline]
+    #[inline(always)]
     pub(crate) fn add_plain_node(&mut self, parent: Option<NodeId>, offset: usize, id: Range<usize>, value: Range<usize>) -> NodeId {
         let node = self.add_node(parent, offset as u32);
         let t = &mut self.tree;
         let values = t.values.len() as u32;
-        t.props.push(PropData { id: source_span(id.clone()), written_id: NO_SPAN, values, offset: id.start as u32 });
+        t.props.push(PropData { id: source_span(id.clone()), values, offset: id.start as u32 });
         t.values.push(ValueData { text: source_span(value.clone()), offset: value.start as u32 - 1 });
         node
+    }
+
+    /// [`GameTreeBuilder::add_plain_node`] for a node whose parent is the
+    /// node added last (the next move of a sequence).
+    #[inline(always)]
+    pub(crate) fn add_plain_child(&mut self, offset: usize, id: Range<usize>, value: Range<usize>) -> NodeId {
+        let t = &mut self.tree;
+        let node = t.nodes.len() as u32;
+        if let Some(parent) = t.nodes.last_mut() {
+            // The node added last has no child yet: this is its first.
+            parent.first_child = node;
+        }
+        let props = t.props.len() as u32;
+        let values = t.values.len() as u32;
+        t.nodes.push(NodeData { props, parent: node.wrapping_sub(1), first_child: NONE, next_sibling: NONE, offset: offset as u32 });
+        t.props.push(PropData { id: source_span(id.clone()), values, offset: id.start as u32 });
+        t.values.push(ValueData { text: source_span(value.clone()), offset: value.start as u32 - 1 });
+        NodeId(node)
     }
 
     /// Adds a property to the node added last. `written` is the identifier
     /// as the file spelled it, when that differs from `id`.
     pub fn add_property(&mut self, id: &str, written: Option<&str>, offset: u32) {
         let id = self.push_text(id);
-        let written_id = written.map_or(NO_SPAN, |w| self.push_text(w));
-        self.push_property(id, written_id, offset);
+        if let Some(w) = written {
+            let w = self.push_text(w);
+            let index = self.tree.props.len() as u32;
+            self.tree.written_ids.push((index, w));
+        }
+        self.push_property(id, offset);
     }
 
     /// Adds a property whose identifier is `range` of the source, as is.
     #[inline]
     pub fn add_property_in_source(&mut self, range: Range<usize>, offset: u32) {
-        self.push_property(source_span(range), NO_SPAN, offset);
+        self.push_property(source_span(range), offset);
     }
 
     #[inline]
-    fn push_property(&mut self, id: Span, written_id: Span, offset: u32) {
+    fn push_property(&mut self, id: Span, offset: u32) {
         let t = &mut self.tree;
         assert!(!t.nodes.is_empty(), "add_node before add_property");
         let values = t.values.len() as u32;
-        t.props.push(PropData { id, written_id, values, offset });
+        t.props.push(PropData { id, values, offset });
     }
 
     /// Adds a value to the property added last.
@@ -608,5 +639,60 @@ mod tests {
         b.add_value("4", 99);
         assert_ne!(a, b.finish());
         assert_eq!(a, small());
+    }
+
+    fn kids(t: &GameTree, id: u32) -> Vec<u32> {
+        t.node(NodeId(id)).children().map(|n| n.id().0).collect()
+    }
+
+    #[test]
+    fn siblings_after_deep_subtrees() {
+        // 0 ─ 1 ─ 2 ─ 3
+        //   ├ 4 ─ 5
+        //   │   └ 6
+        //   └ 7
+        let mut b = GameTreeBuilder::new();
+        let parents = [None, Some(0), Some(1), Some(2), Some(0), Some(4), Some(4), Some(0)];
+        for p in parents {
+            b.add_node(p.map(NodeId), 0);
+        }
+        let t = b.finish();
+        assert_eq!(kids(&t, 0), [1, 4, 7]);
+        assert_eq!(kids(&t, 1), [2]);
+        assert_eq!(kids(&t, 4), [5, 6]);
+        assert!(kids(&t, 7).is_empty());
+        assert_eq!(t.node(NodeId(6)).parent().unwrap().id(), NodeId(4));
+    }
+
+    #[test]
+    fn children_out_of_preorder_still_link() {
+        // Not the documented order, but the links stay right.
+        let mut b = GameTreeBuilder::new();
+        for p in [None, Some(0), Some(0), Some(1), Some(0), Some(1)] {
+            b.add_node(p.map(NodeId), 0);
+        }
+        let t = b.finish();
+        assert_eq!(kids(&t, 0), [1, 2, 4]);
+        assert_eq!(kids(&t, 1), [3, 5]);
+    }
+
+    #[test]
+    fn properties_values_and_written_ids_by_position() {
+        let mut b = GameTreeBuilder::new();
+        b.add_node(None, 0);
+        b.add_property("AB", Some("AddBlack"), 0);
+        b.add_property("C", None, 0); // no value
+        b.add_property("AW", Some("AddWhite"), 0);
+        b.add_value("aa", 0);
+        b.add_value("bb", 0);
+        b.add_node(Some(NodeId(0)), 0); // no property
+        b.add_node(Some(NodeId(1)), 0);
+        b.add_property("B", None, 0);
+        b.add_value("cc", 0);
+        let t = b.finish();
+        let root: Vec<_> = t.root().properties().map(|p| (p.id(), p.written_id(), p.value_count())).collect();
+        assert_eq!(root, [("AB", "AddBlack", 0), ("C", "C", 0), ("AW", "AddWhite", 2)]);
+        assert_eq!(t.node(NodeId(1)).properties().len(), 0);
+        assert_eq!(t.node(NodeId(2)).get_value("B"), Some("cc"));
     }
 }
