@@ -38,7 +38,7 @@
 
 use crate::board::{Board, Cell, Pt};
 
-/// What [`estimate`] decided about a final position.
+/// What [`estimate`] decided about a final position. Every list is sorted.
 #[derive(Debug, Clone, Default, PartialEq, Eq)]
 pub struct Estimate {
     /// Every dead stone (each point of each dead chain).
@@ -90,7 +90,11 @@ const PARAMS: Params = Params {
     local: 70,
 };
 
-/// Decides the dead stones, the unsure chains and the seki of a final position.
+/// Decides the dead stones, the unsure chains and the seki of a final
+/// position (see the module documentation for how). Deterministic: the
+/// answer depends on the stones only. About 0.5 ms for a 19x19 final
+/// position (median on the KGS counted games); positions far from finished
+/// cost more (more empty points, more playouts), up to a few tens of ms.
 pub fn estimate(board: &Board) -> Estimate {
     Estimator::new(board).run(&PARAMS).estimate
 }
@@ -578,13 +582,9 @@ impl Light {
         (self.lsum[h] / self.nlib[h] as u32) as usize
     }
 
-    /// Takes `p` off the list of empty points (if it is there: a point of a
-    /// safe region is not).
     fn remove_empty(&mut self, p: usize) {
         let i = self.epos[p] as usize;
-        if i >= self.empties.len() || self.empties[i] as usize != p {
-            return;
-        }
+        debug_assert_eq!(self.empties[i] as usize, p);
         let last = *self.empties.last().expect("an empty point");
         self.empties[i] = last;
         self.epos[last as usize] = i as u16;
@@ -882,8 +882,10 @@ impl Light {
         None
     }
 
-    /// The move of `c`: a reply to the last move, else (if `scan`) the
-    /// first acceptable move from a random place in the list of empty points.
+    /// The move of `c`: a reply to the last moves; else, most of the time,
+    /// an acceptable point around the last move (from a random one of the
+    /// 8); else (if `scan`) the first acceptable point from a random place
+    /// in the list of empty points. `None`: pass.
     fn choose(&self, rng: &mut Rng, c: u8, last: usize, prev: usize, hot: &[usize], scan: bool) -> Option<usize> {
         if let Some(p) = self.reply(last, prev, c, hot) {
             return Some(p);
@@ -919,9 +921,9 @@ impl Light {
     }
 
     /// Plays until both players pass. A player who found no move is not
-    /// searched again until some move captures (only the replies to the
-    /// last move are tried meanwhile): nothing else gives it a new move,
-    /// apart from a rare false eye.
+    /// searched again until some move captures (only the replies and the
+    /// points around the last move are tried meanwhile): nothing else gives
+    /// it a new move, apart from a rare false eye.
     fn playout(&mut self, rng: &mut Rng, first: u8, max_moves: usize, hot: &[usize]) {
         let mut c = first;
         let mut passes = 0;
@@ -1620,7 +1622,7 @@ mod tests {
                         sure_wrong += !w as usize;
                     }
                     if !w {
-                        if (m + re).abs() < 1e-6 {
+                        if (m + re).abs() < 1e-6 && re.abs() > 3.0 {
                             flipped += 1;
                         } else if (m - re).abs() <= 3.0 {
                             near += 1;
@@ -1629,7 +1631,7 @@ mod tests {
                     }
                 }
                 eprintln!("{label}: {c}; winner agrees {win} ({:.2}%); exact margin (flood fill) {exact_m} ({:.1}%)", pct(win, c), pct(exact_m, c));
-                eprintln!("  winner disagrees in {}: margin exactly -RE {flipped}, within 3 points of RE {near}, other {}", c - win, c - win - flipped - near);
+                eprintln!("  winner disagrees in {}: margin exactly -RE (|RE| > 3: RE likely inverted) {flipped}, within 3 points of RE {near}, other {}", c - win, c - win - flipped - near);
                 eprintln!("  games with no unsure chain: {sure_games}, winner disagrees in {sure_wrong}; games with some: {}, winner disagrees in {}", c - sure_games, c - win - sure_wrong);
                 eprintln!(
                     "  games with seki found: {with_seki}; exact margin counting seki regions for nobody (territory scoring) {seki_exact}, without {seki_plain_exact}; winner {seki_winner}, without {seki_plain_winner}"
