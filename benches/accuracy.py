@@ -316,7 +316,7 @@ def main():
     ap.add_argument("--seki-cases", action="store_true", help="only regenerate the seki table of tests/score_suites.rs with GNU Go playouts")
     opts = ap.parse_args()
 
-    corpus = os.path.normpath(opts.corpus)
+    corpus = os.path.abspath(opts.corpus)
     if not os.path.isdir(corpus):
         print(f"accuracy: SKIPPED: corpus not found at {corpus} (set KIFU_CORPUS)")
         return 0
@@ -415,6 +415,8 @@ def render(corpus, opts, markup_rows, est_rows, est_seconds, sample, n_kgs, gnug
     w("| figure | kifu |")
     w("|---|---|")
     w(f"| markup: recount = RE exactly (games with TB/TW markup) | {fmt_pct(m_ok, len(markup_rows))} |")
+    kgs_markup = [r for r in markup_rows if set_of(r["file"], corpus) == "kgs"]
+    w(f"| markup, KGS games (markup written by the server) | {fmt_pct(sum(1 for r in kgs_markup if r['agrees']), len(kgs_markup))} |")
     w(f"| estimate: winner = RE's (all scored games, markup ignored) | {fmt_pct(e_win, len(est_rows))} |")
     w(f"| estimate: exact margin = RE's | {fmt_pct(e_exact, len(est_rows))} |")
     per_game = est_seconds / max(1, len(est_rows))
@@ -438,6 +440,22 @@ def render(corpus, opts, markup_rows, est_rows, est_seconds, sample, n_kgs, gnug
         )
     fin = [r for r in est_rows if r.get("finished")]
     w(f"| **all** | {len(est_rows)} | {pct(e_win, len(est_rows))} | {pct(e_exact, len(est_rows))} | {len(fin)} | {pct(sum(winner_agrees(r) for r in fin), len(fin))} | {pct(sum(bool(r['agrees']) for r in fin), len(fin))} |")
+    w("")
+    # The same figures without the games whose RE cannot come from the
+    # record as written (another komi, or RE for the wrong side), and on
+    # the finished ones among those.
+    clean = [r for r in est_rows if not reason(r, True).startswith(("komi oddity", "RE oddity"))]
+    clean_fin = [r for r in clean if r.get("finished")]
+    w("")
+    w("| subset (estimate) | games | winner | exact margin |")
+    w("|---|---:|---:|---:|")
+    for label, rows in (
+        ("all scored games", est_rows),
+        ("without komi or RE oddities", clean),
+        ("... and finished (two passes)", clean_fin),
+        ("KGS, finished, without oddities", [r for r in clean_fin if set_of(r["file"], corpus) == "kgs"]),
+    ):
+        w(f"| {label} | {len(rows)} | {fmt_pct(sum(winner_agrees(r) for r in rows), len(rows))} | {fmt_pct(sum(bool(r['agrees']) for r in rows), len(rows))} |")
     w("")
     markup_sets = Counter(set_of(r["file"], corpus) for r in markup_rows)
     w("Markup games by set: " + ", ".join(f"{s} {n}" for s, n in sorted(markup_sets.items())) + ".")
