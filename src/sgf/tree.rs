@@ -245,7 +245,7 @@ impl<'a> Property<'a> {
         &self.tree.props[self.index as usize]
     }
 
-    /// The identifier, normalised: `AddBlack` (FF[1]-FF[3]) reads as `AB`.
+    /// The identifier, normalised: `AddBlack` (`FF[1]`-`FF[3]`) reads as `AB`.
     pub fn id(&self) -> &'a str {
         self.tree.str(self.data().id)
     }
