@@ -380,6 +380,30 @@ impl Board {
         self.points().filter(|&p| self.cells[p as usize].color().is_some() && self.head[p as usize] == p && self.libs[p as usize] == 0).collect()
     }
 
+    /// A position from a diagram, one string a row from the top: `X`
+    /// black, `O` white, anything else empty. `None` for an empty diagram,
+    /// rows of different lengths or a side outside 1..=52.
+    pub fn from_rows(rows: &[&str]) -> Option<Board> {
+        let width = rows.first()?.chars().count();
+        if rows.iter().any(|r| r.chars().count() != width) {
+            return None;
+        }
+        let mut b = Board::new(width, rows.len())?;
+        for (y, row) in rows.iter().enumerate() {
+            for (x, c) in row.chars().enumerate() {
+                let cell = match c {
+                    'X' => Cell::Black,
+                    'O' => Cell::White,
+                    _ => continue,
+                };
+                let p = b.point(x, y)?;
+                b.set(p, cell);
+            }
+        }
+        b.rebuild_chains();
+        Some(b)
+    }
+
     /// Pseudo-liberty count of the chain at `p` (zero iff no liberty).
     pub fn has_liberty(&self, p: Pt) -> bool {
         self.libs[self.head[p as usize] as usize] > 0
@@ -391,20 +415,7 @@ mod tests {
     use super::*;
 
     fn board_from(rows: &[&str]) -> Board {
-        let mut b = Board::new(rows[0].len(), rows.len()).unwrap();
-        for (y, row) in rows.iter().enumerate() {
-            for (x, c) in row.chars().enumerate() {
-                let cell = match c {
-                    'X' => Cell::Black,
-                    'O' => Cell::White,
-                    _ => continue,
-                };
-                let p = b.point(x, y).unwrap();
-                b.set(p, cell);
-            }
-        }
-        b.rebuild_chains();
-        b
+        Board::from_rows(rows).expect("a valid diagram")
     }
 
     #[test]

@@ -490,17 +490,7 @@ fn info(args: InfoArgs) -> io::Result<Status> {
         Err(status) => return Ok(status),
     };
     let mut out = io::BufWriter::new(io::stdout().lock());
-    let mut status = if inputs.io_error { Status::Usage } else { Status::Clean };
-    for input in &inputs.inputs {
-        let Some(bytes) = read_input(input) else {
-            status = Status::Usage;
-            continue;
-        };
-        let Some(parsed) = parse_input(input, &bytes, &inputs.parse) else {
-            status = status.max(Status::Problems);
-            continue;
-        };
-        let name = input.name();
+    let status = each_parsed(&inputs, |name, parsed| {
         for (index, game) in parsed.collection.games.iter().enumerate() {
             let summary = sgf::props::summary(game);
             match args.format {
@@ -519,8 +509,27 @@ fn info(args: InfoArgs) -> io::Result<Status> {
                 }
             }
         }
-    }
+        Ok(Status::Clean)
+    })?;
     out.flush()?;
+    Ok(status)
+}
+
+/// Reads and parses each input in turn and hands it to `f`; returns the
+/// worst status of all (unreadable or non-SGF inputs are said on stderr).
+fn each_parsed(inputs: &Inputs, mut f: impl FnMut(&str, &sgf::Parsed) -> io::Result<Status>) -> io::Result<Status> {
+    let mut status = if inputs.io_error { Status::Usage } else { Status::Clean };
+    for input in &inputs.inputs {
+        let Some(bytes) = read_input(input) else {
+            status = Status::Usage;
+            continue;
+        };
+        let Some(parsed) = parse_input(input, &bytes, &inputs.parse) else {
+            status = status.max(Status::Problems);
+            continue;
+        };
+        status = status.max(f(&input.name(), &parsed)?);
+    }
     Ok(status)
 }
 
@@ -534,17 +543,8 @@ fn score(args: ScoreArgs) -> io::Result<Status> {
         Err(status) => return Ok(status),
     };
     let mut out = io::BufWriter::new(io::stdout().lock());
-    let mut status = if inputs.io_error { Status::Usage } else { Status::Clean };
-    for input in &inputs.inputs {
-        let Some(bytes) = read_input(input) else {
-            status = Status::Usage;
-            continue;
-        };
-        let Some(parsed) = parse_input(input, &bytes, &inputs.parse) else {
-            status = status.max(Status::Problems);
-            continue;
-        };
-        let name = input.name();
+    let status = each_parsed(&inputs, |name, parsed| {
+        let mut status = Status::Clean;
         for (index, game) in parsed.collection.games.iter().enumerate() {
             let Some(mut scored) = scoring::score_game(game, &options) else {
                 eprintln!("kifu: {name} (game {}): no board to score (bad SZ[])", index + 1);
@@ -557,18 +557,20 @@ fn score(args: ScoreArgs) -> io::Result<Status> {
             }
             match args.format {
                 InfoFormat::Json => {
-                    let doc = serde_json::json!({ "file": name, "game": index });
-                    let mut doc = doc.as_object().expect("object").clone();
+                    let mut doc = serde_json::Map::new();
+                    doc.insert("file".into(), name.into());
+                    doc.insert("game".into(), index.into());
                     if let serde_json::Value::Object(fields) = serde_json::to_value(&scored)? {
                         doc.extend(fields);
                     }
                     serde_json::to_writer(&mut out, &doc)?;
                     writeln!(out)?;
                 }
-                InfoFormat::Text => write_score_text(&mut out, &name, index, &scored)?,
+                InfoFormat::Text => write_score_text(&mut out, name, index, &scored)?,
             }
         }
-    }
+        Ok(status)
+    })?;
     out.flush()?;
     Ok(status)
 }

@@ -995,20 +995,7 @@ mod tests {
     use crate::board::Color;
 
     fn board_from(rows: &[&str]) -> Board {
-        let mut b = Board::new(rows[0].len(), rows.len()).unwrap();
-        for (y, row) in rows.iter().enumerate() {
-            for (x, c) in row.chars().enumerate() {
-                let cell = match c {
-                    'X' => Cell::Black,
-                    'O' => Cell::White,
-                    _ => continue,
-                };
-                let p = b.point(x, y).unwrap();
-                b.set(p, cell);
-            }
-        }
-        b.rebuild_chains();
-        b
+        Board::from_rows(rows).expect("a valid diagram")
     }
 
     fn pts(b: &Board, xy: &[(usize, usize)]) -> Vec<Pt> {
