@@ -480,7 +480,9 @@ def render(corpus, opts, markup_rows, est_rows, est_seconds, sample, n_kgs, gnug
             k_win += winner_agrees(r)
             k_exact += bool(r["agrees"])
         n = len(gnugo_rows)
-        w(f"{n} of the {n_kgs} counted KGS games, evenly spaced in their sorted list (game `floor(i * {n_kgs} / {n})`), each scored by {gnugo_version} with `gnugo --score aftermath -l FILE` (plus `--chinese-rules` for the {sum(1 for g in gnugo_rows if g.get('area'))} area-counted ones), {opts.jobs} games at a time.")
+        gnugo_path = os.path.join(OUT, "gnugo.jsonl")
+        gnugo_when = datetime.datetime.fromtimestamp(os.path.getmtime(gnugo_path), datetime.timezone.utc).strftime("%Y-%m-%d %H:%M UTC") if os.path.exists(gnugo_path) else when
+        w(f"{n} of the {n_kgs} counted KGS games, evenly spaced in their sorted list (game `floor(i * {n_kgs} / {n})`), each scored by {gnugo_version or 'GNU Go'} with `gnugo --score aftermath -l FILE` (plus `--chinese-rules` for the {sum(1 for g in gnugo_rows if g.get('area'))} area-counted ones), {opts.jobs} games at a time; GNU Go run of {gnugo_when}.")
         w("")
         w("| on the same games | winner = RE | exact margin = RE | time a game |")
         w("|---|---:|---:|---:|")

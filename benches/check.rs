@@ -38,11 +38,7 @@ const DEFAULT_SETS: &[&str] = &["kgs", "all"];
 
 fn main() {
     // Deep trees in the suites: give the benchmark a large (lazily committed) stack.
-    let worker = std::thread::Builder::new()
-        .name("bench-check".into())
-        .stack_size(1 << 30)
-        .spawn(run)
-        .expect("spawn benchmark thread");
+    let worker = std::thread::Builder::new().name("bench-check".into()).stack_size(1 << 30).spawn(run).expect("spawn benchmark thread");
     let code = worker.join().unwrap_or(2);
     std::process::exit(code);
 }
@@ -76,10 +72,7 @@ fn parse_args() -> Result<Args, String> {
             a if a.starts_with('-') => {}
             a => {
                 if !SETS.iter().any(|(name, _)| *name == a) {
-                    return Err(format!(
-                        "unknown set `{a}`; known sets: {}",
-                        SETS.iter().map(|(n, _)| *n).collect::<Vec<_>>().join(", ")
-                    ));
+                    return Err(format!("unknown set `{a}`; known sets: {}", SETS.iter().map(|(n, _)| *n).collect::<Vec<_>>().join(", ")));
                 }
                 if !args.sets.iter().any(|s| s == a) {
                     args.sets.push(a.to_string());
@@ -147,8 +140,7 @@ fn run() -> i32 {
             return 0;
         }
         eprintln!("check bench: corpus {}, {runs} runs, median reported", root.display());
-        let wanted: Vec<&str> =
-            if args.sets.is_empty() { DEFAULT_SETS.to_vec() } else { args.sets.iter().map(String::as_str).collect() };
+        let wanted: Vec<&str> = if args.sets.is_empty() { DEFAULT_SETS.to_vec() } else { args.sets.iter().map(String::as_str).collect() };
         for &(name, folder) in SETS {
             if !wanted.contains(&name) {
                 continue;
@@ -162,11 +154,7 @@ fn run() -> i32 {
             collect_sgf(&dir, &mut paths);
             paths.sort();
             let (data, kept) = load(&paths);
-            eprintln!(
-                "check bench: set {name}: {} files, {:.1} MB loaded",
-                data.len(),
-                data.iter().map(|b| b.len()).sum::<usize>() as f64 / 1e6
-            );
+            eprintln!("check bench: set {name}: {} files, {:.1} MB loaded", data.len(), data.iter().map(|b| b.len()).sum::<usize>() as f64 / 1e6);
             results.push(measure(name, "full", &data, &kept, runs));
             let chosen = match args.sample {
                 Some(n) if n < data.len() => sample_indices(data.len(), n),
@@ -227,11 +215,7 @@ fn sample_indices(len: usize, n: usize) -> Vec<usize> {
 
 fn read_list(path: &Path) -> std::io::Result<Vec<PathBuf>> {
     let raw = std::fs::read(path)?;
-    Ok(raw
-        .split(|&b| b == b'\n')
-        .filter(|l| !l.is_empty())
-        .map(|l| PathBuf::from(std::ffi::OsStr::from_bytes(l)))
-        .collect())
+    Ok(raw.split(|&b| b == b'\n').filter(|l| !l.is_empty()).map(|l| PathBuf::from(std::ffi::OsStr::from_bytes(l))).collect())
 }
 
 /// One absolute path a line, as raw bytes (file names need not be UTF-8).
@@ -293,12 +277,7 @@ fn measure(label: &str, kind: &'static str, data: &[Vec<u8>], paths: &[PathBuf],
         let result = panic::catch_unwind(AssertUnwindSafe(|| {
             let fc = check_bytes(b, &opts);
             let parsed = kifu::sgf::parse(b, &opts.parse);
-            let main: usize = parsed
-                .collection
-                .games
-                .iter()
-                .map(|g| g.main_line().filter(|n| n.has("B") || n.has("W")).count())
-                .sum();
+            let main: usize = parsed.collection.games.iter().map(|g| g.main_line().filter(|n| n.has("B") || n.has("W")).count()).sum();
             (fc, main)
         }));
         match result {
@@ -475,7 +454,9 @@ fn print_report(results: &[Measured], runs: usize) {
     );
     println!("Machine: {} ({} logical CPUs); date: {} UTC.", cpu_model(), nproc(), utc_now());
     println!();
-    println!("| set | main-line moves | files with errors | errors | warnings | check run s (min / median / max) | parse run s (min / median / max) | games/s on CPU time | parse / checks+replay µs/game on CPU time | panicked |");
+    println!(
+        "| set | main-line moves | files with errors | errors | warnings | check run s (min / median / max) | parse run s (min / median / max) | games/s on CPU time | parse / checks+replay µs/game on CPU time | panicked |"
+    );
     println!("|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|");
     for m in results {
         let (cmin, cmax) = spread(&m.check);
@@ -567,12 +548,7 @@ fn nproc() -> usize {
 fn cpu_model() -> String {
     std::fs::read_to_string("/proc/cpuinfo")
         .ok()
-        .and_then(|s| {
-            s.lines()
-                .find(|l| l.starts_with("model name"))
-                .and_then(|l| l.split_once(':'))
-                .map(|(_, v)| v.trim().to_string())
-        })
+        .and_then(|s| s.lines().find(|l| l.starts_with("model name")).and_then(|l| l.split_once(':')).map(|(_, v)| v.trim().to_string()))
         .unwrap_or_else(|| "unknown CPU".to_string())
 }
 

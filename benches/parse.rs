@@ -30,11 +30,7 @@ fn main() {
     // sgf-parse builds its trees by recursion (and drops them the same way),
     // so a very deep file in the suites could overflow the main thread's
     // stack; give the whole benchmark a large (lazily committed) stack.
-    let worker = std::thread::Builder::new()
-        .name("bench-parse".into())
-        .stack_size(1 << 30)
-        .spawn(run)
-        .expect("spawn benchmark thread");
+    let worker = std::thread::Builder::new().name("bench-parse".into()).stack_size(1 << 30).spawn(run).expect("spawn benchmark thread");
     let code = worker.join().unwrap_or(2);
     std::process::exit(code);
 }
@@ -47,10 +43,7 @@ fn run() -> i32 {
             continue;
         }
         if !SETS.iter().any(|(name, _)| *name == arg) {
-            eprintln!(
-                "unknown set `{arg}`; known sets: {}",
-                SETS.iter().map(|(n, _)| *n).collect::<Vec<_>>().join(", ")
-            );
+            eprintln!("unknown set `{arg}`; known sets: {}", SETS.iter().map(|(n, _)| *n).collect::<Vec<_>>().join(", "));
             return 2;
         }
         wanted.push(arg);
@@ -72,10 +65,7 @@ fn run() -> i32 {
         None => Path::new(env!("CARGO_MANIFEST_DIR")).join("../shared/corpus"),
     };
     if !corpus.is_dir() {
-        println!(
-            "parse bench: SKIPPED: corpus not found at {} (set KIFU_CORPUS to its location)",
-            corpus.display()
-        );
+        println!("parse bench: SKIPPED: corpus not found at {} (set KIFU_CORPUS to its location)", corpus.display());
         return 0;
     }
 
@@ -217,12 +207,7 @@ fn bench_set(name: &'static str, dir: &Path, runs: usize) -> Row {
         record_cpu(&mut peer_cpu, cpu_start);
         black_box(games);
 
-        eprintln!(
-            "parse bench: set {name}: run {}/{runs}: kifu {:.3} s, sgf-parse {:.3} s",
-            run + 1,
-            kifu[run].as_secs_f64(),
-            peer[run].as_secs_f64()
-        );
+        eprintln!("parse bench: set {name}: run {}/{runs}: kifu {:.3} s, sgf-parse {:.3} s", run + 1, kifu[run].as_secs_f64(), peer[run].as_secs_f64());
     }
 
     Row {
@@ -316,11 +301,8 @@ fn print_report(rows: &[Row], runs: usize) {
         let pt = median(&r.peer);
         let k_mbs = r.bytes as f64 / 1e6 / kt;
         let p_mbs = r.peer_bytes as f64 / 1e6 / pt;
-        let rejected = if r.peer_panicked > 0 {
-            format!("{} (+{} panicked, not timed)", r.peer_rejected, r.peer_panicked)
-        } else {
-            r.peer_rejected.to_string()
-        };
+        let rejected =
+            if r.peer_panicked > 0 { format!("{} (+{} panicked, not timed)", r.peer_rejected, r.peer_panicked) } else { r.peer_rejected.to_string() };
         println!(
             "| {} | {} | {:.1} | {:.1} | {:.0} | {:.1} | {:.0} | {:.1}x | {} |",
             r.name,
@@ -341,9 +323,13 @@ fn print_report(rows: &[Row], runs: usize) {
     );
     println!("Machine: {} ({} logical CPUs); date: {} UTC.", cpu_model(), nproc(), utc_now());
     println!();
-    println!("Details: games and nodes from the untimed check pass; run spread; the ratio from the fastest runs and from on-CPU time (both less sensitive to other load on the machine):");
+    println!(
+        "Details: games and nodes from the untimed check pass; run spread; the ratio from the fastest runs and from on-CPU time (both less sensitive to other load on the machine):"
+    );
     println!();
-    println!("| set | kifu games | kifu nodes | kifu files with errors | sgf-parse games | sgf-parse nodes | kifu run s (min / median / max) | sgf-parse run s (min / median / max) | ratio, fastest runs | ratio, median CPU time |");
+    println!(
+        "| set | kifu games | kifu nodes | kifu files with errors | sgf-parse games | sgf-parse nodes | kifu run s (min / median / max) | sgf-parse run s (min / median / max) | ratio, fastest runs | ratio, median CPU time |"
+    );
     println!("|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|");
     for r in rows {
         let (kmin, kmax) = spread(&r.kifu);
@@ -381,12 +367,7 @@ fn nproc() -> usize {
 fn cpu_model() -> String {
     std::fs::read_to_string("/proc/cpuinfo")
         .ok()
-        .and_then(|s| {
-            s.lines()
-                .find(|l| l.starts_with("model name"))
-                .and_then(|l| l.split_once(':'))
-                .map(|(_, v)| v.trim().to_string())
-        })
+        .and_then(|s| s.lines().find(|l| l.starts_with("model name")).and_then(|l| l.split_once(':')).map(|(_, v)| v.trim().to_string()))
         .unwrap_or_else(|| "unknown CPU".to_string())
 }
 

@@ -148,18 +148,7 @@ impl Board {
                 cells[(y + 1) * stride + x + 1] = Cell::Empty;
             }
         }
-        Some(Board {
-            width,
-            height,
-            stride,
-            cells,
-            head: vec![0; n],
-            next: vec![0; n],
-            libs: vec![0; n],
-            stones: vec![0; n],
-            hash: 0,
-            prisoners: [0; 2],
-        })
+        Some(Board { width, height, stride, cells, head: vec![0; n], next: vec![0; n], libs: vec![0; n], stones: vec![0; n], hash: 0, prisoners: [0; 2] })
     }
 
     pub fn width(&self) -> usize {

@@ -61,7 +61,11 @@ fn score_checks(game: &GameTree, replayed: &replay::Replay, options: &ScoreOptio
         let illegal = replayed.diagnostics.iter().find(|d| matches!(d.code, Code::Ko | Code::DoubleMove) && d.severity == Severity::Error);
         if let Some(d) = illegal {
             let offender = if d.color == Some("B") { "Black" } else { "White" };
-            let message = format!("{offender} made an illegal move ({} at move {}): under Japanese rules (Art. 14) {offender} loses the game", d.code, d.move_number.unwrap_or(0));
+            let message = format!(
+                "{offender} made an illegal move ({} at move {}): under Japanese rules (Art. 14) {offender} loses the game",
+                d.code,
+                d.move_number.unwrap_or(0)
+            );
             out.push(Diagnostic { code: Code::IllegalMoveLoses, severity: Severity::Info, message, ..d.clone() });
         }
     }

@@ -12,12 +12,12 @@ use clap::{Args, Parser, Subcommand, ValueEnum};
 
 use crate::check::{CheckOptions, check_bytes};
 use crate::diag::{Code, Diagnostic, Policy, Severity};
+use crate::json::{self, JsonOptions};
 use crate::replay::RuleOverrides;
+use crate::report::{Format, Reporter};
 use crate::rules::{KoRule, Rules, Suicide};
 use crate::score::{self as scoring, DeadStones, GameScore, ScoreOptions, SekiEyes};
 use crate::sgf::props;
-use crate::json::{self, JsonOptions};
-use crate::report::{Format, Reporter};
 use crate::sgf::{self, ParseOptions, charset};
 
 const EXAMPLES: &str = "\

@@ -799,11 +799,7 @@ impl<'a> Reader<'a> {
     }
 
     fn required_string(&mut self) -> Result<Cow<'a, str>> {
-        if self.peek() == Some(b'"') {
-            self.string()
-        } else {
-            Err(self.error_at(self.pos, format!("expected a string, found {}", self.describe(self.pos))))
-        }
+        if self.peek() == Some(b'"') { self.string() } else { Err(self.error_at(self.pos, format!("expected a string, found {}", self.describe(self.pos)))) }
     }
 
     /// Skips any JSON value, checking its syntax. Iterative: `summary` and
@@ -1289,11 +1285,7 @@ fn push_arena(arena: &mut String, s: &str) -> Span {
 /// itself.
 fn normalise_identifier(written: &str) -> (String, Option<String>) {
     let upper: String = written.chars().filter(char::is_ascii_uppercase).collect();
-    if upper.is_empty() || upper.len() == written.len() {
-        (written.to_string(), None)
-    } else {
-        (upper, Some(written.to_string()))
-    }
+    if upper.is_empty() || upper.len() == written.len() { (written.to_string(), None) } else { (upper, Some(written.to_string())) }
 }
 
 fn floor_char_boundary(s: &str, mut i: usize) -> usize {
@@ -1585,19 +1577,39 @@ mod tests {
                 ".games[0].tree.children[1].nodes[0].props[0].id",
                 "\"B1\" is not an SGF property identifier",
             ),
-            (r#"{"schema":"kifu/1","games":[{"tree":{"nodes":[{"props":[{"id":"B","values":[1]}]}]}}]}"#, ".games[0].tree.nodes[0].props[0].values[0]", "expected a string, found a number"),
+            (
+                r#"{"schema":"kifu/1","games":[{"tree":{"nodes":[{"props":[{"id":"B","values":[1]}]}]}}]}"#,
+                ".games[0].tree.nodes[0].props[0].values[0]",
+                "expected a string, found a number",
+            ),
             (r#"{"schema":"kifu/1","games":[{"tree":{"nodes":[{"props":[{"id":"B"}]}]}}]}"#, ".games[0].tree.nodes[0].props[0]", "missing member \"values\""),
             (r#"{"schema":"kifu/1","games":[{"tree":{"nodes":[{"props":[{"values":[]}]}]}}]}"#, ".games[0].tree.nodes[0].props[0]", "missing member \"id\""),
-            (r#"{"schema":"kifu/1","games":[{"tree":{"nodes":[{"props":[{"id":"B","written_id":"White","values":[]}]}]}}]}"#, ".games[0].tree.nodes[0].props[0].written_id", "\"White\" reads as \"W\", but \"id\" is \"B\""),
-            (r#"{"schema":"kifu/1","games":[{"tree":{"nodes":[{"props":[{"id":"é","values":[]}]}]}}]}"#, ".games[0].tree.nodes[0].props[0].id", "ASCII letters only"),
-            (r#"{"schema":"kifu/1","games":[{"tree":{"nodes":[{"props":[{"id":"B","id":"W","values":[]}]}]}}]}"#, ".games[0].tree.nodes[0].props[0].id", "duplicate member"),
+            (
+                r#"{"schema":"kifu/1","games":[{"tree":{"nodes":[{"props":[{"id":"B","written_id":"White","values":[]}]}]}}]}"#,
+                ".games[0].tree.nodes[0].props[0].written_id",
+                "\"White\" reads as \"W\", but \"id\" is \"B\"",
+            ),
+            (
+                r#"{"schema":"kifu/1","games":[{"tree":{"nodes":[{"props":[{"id":"é","values":[]}]}]}}]}"#,
+                ".games[0].tree.nodes[0].props[0].id",
+                "ASCII letters only",
+            ),
+            (
+                r#"{"schema":"kifu/1","games":[{"tree":{"nodes":[{"props":[{"id":"B","id":"W","values":[]}]}]}}]}"#,
+                ".games[0].tree.nodes[0].props[0].id",
+                "duplicate member",
+            ),
             (r#"{"schema":"kifu/1","games":[{"tree":{"nodes":[{"props":[],}]}}]}"#, ".games[0].tree.nodes[0]", "expected a member name"),
             (r#"{"schema":"kifu/1","games":[{"tree":{"nodes":[{"props":[]}]}}],}"#, ".", "expected a member name"),
             (r#"{"schema":"kifu/1","games":[{"tree":{"nodes":[{"props":[]}]}}]"#, ".", "expected ',' or '}', found the end of the text"),
             (r#"{"schema":"kifu/1","games":[{"summary":[1 2],"tree":{"nodes":[{}]}}]}"#, ".games[0].summary", "expected ',' or ']', found a number"),
             (r#"{"schema":"kifu/1","games":[{"summary":01,"tree":{"nodes":[{}]}}]}"#, ".games[0].summary", "invalid number"),
             (r#"{"schema":"kifu/1","games":[]} {}"#, ".", "unexpected text after the document"),
-            ("{\"schema\":\"kifu/1\",\n\"games\":[{\"tree\":{\"nodes\":[{\"line\":1,\"props\":[{\"id\":\"C\",\"values\":[\"\\q\"]}]}]}}]}", ".games[0].tree.nodes[0].props[0].values[0]", "invalid escape"),
+            (
+                "{\"schema\":\"kifu/1\",\n\"games\":[{\"tree\":{\"nodes\":[{\"line\":1,\"props\":[{\"id\":\"C\",\"values\":[\"\\q\"]}]}]}}]}",
+                ".games[0].tree.nodes[0].props[0].values[0]",
+                "invalid escape",
+            ),
         ];
         for (json, path, message) in cases {
             let e = from_json(json).expect_err(json);

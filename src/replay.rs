@@ -153,11 +153,8 @@ fn check_handicap(game: &GameTree, size: BoardSize, diagnostics: &mut Vec<Diagno
 /// White moves first and no early move lands on one of those points.
 fn implied_handicap(game: &GameTree, size: BoardSize, stones: usize) -> Vec<Point> {
     let placement = standard_handicap(size, stones);
-    let moves: Vec<(&str, &str)> = game
-        .main_line()
-        .flat_map(|n| n.properties().filter(|p| matches!(p.id(), "B" | "W")).map(|p| (p.id(), p.first().unwrap_or(""))))
-        .take(30)
-        .collect();
+    let moves: Vec<(&str, &str)> =
+        game.main_line().flat_map(|n| n.properties().filter(|p| matches!(p.id(), "B" | "W")).map(|p| (p.id(), p.first().unwrap_or("")))).take(30).collect();
     let white_first = moves.first().is_some_and(|(color, _)| *color == "W");
     let clash = moves.iter().any(|(_, value)| Point::parse(value).is_ok_and(|p| placement.contains(&p)));
     if white_first && !clash { placement } else { Vec::new() }
@@ -255,7 +252,13 @@ impl Replayer {
                     (Some(first), Some(_)) => {
                         let mut rest = node.children();
                         rest.next();
-                        branches.push(Branch { state: self.state.clone(), history_len: self.history.len(), path_len: self.path.len(), children: rest, next_index: 1 });
+                        branches.push(Branch {
+                            state: self.state.clone(),
+                            history_len: self.history.len(),
+                            path_len: self.path.len(),
+                            children: rest,
+                            next_index: 1,
+                        });
                         self.path.push(0);
                         Some(first)
                     }
@@ -431,7 +434,8 @@ impl Replayer {
         if placed.suicided > 0 {
             let stones = placed.suicided;
             let at = self.describe(point);
-            let msg = format!("{} plays at {at}, leaving its own {stones} stone{} without liberty (move {n})", color.name(), if stones == 1 { "" } else { "s" });
+            let msg =
+                format!("{} plays at {at}, leaving its own {stones} stone{} without liberty (move {n})", color.name(), if stones == 1 { "" } else { "s" });
             let picture = self.picture(pt);
             let allowed = self.rules.suicide_allowed(stones).then(|| format!(": allowed under {} rules", self.rules.name));
             let d = self.report(Code::Suicide, offset, msg, color, text, Some(picture));
@@ -474,7 +478,10 @@ impl Replayer {
         match self.rules.ko {
             KoRule::Simple if !self.state.repetition_reported && !already_ko => {
                 self.state.repetition_reported = true;
-                let msg = format!("move {n} repeats the whole-board position first reached at {reached} (a cycle of {cycle} moves); under {} rules the game may end with no result", self.rules.name);
+                let msg = format!(
+                    "move {n} repeats the whole-board position first reached at {reached} (a cycle of {cycle} moves); under {} rules the game may end with no result",
+                    self.rules.name
+                );
                 self.report(Code::RepeatedPosition, offset, msg, color, text, None);
             }
             KoRule::Positional | KoRule::Situational if !already_ko => {
@@ -542,7 +549,13 @@ impl Replayer {
             for x in x0..=x1 {
                 let here = (x, y) == (px, py);
                 let after = x > 0 && (x - 1, y) == (px, py) && x - 1 >= x0;
-                out.push(if here { '(' } else if after { ')' } else { ' ' });
+                out.push(if here {
+                    '('
+                } else if after {
+                    ')'
+                } else {
+                    ' '
+                });
                 let p = board.point(x, y).expect("on board");
                 out.push(match board.cell(p) {
                     Cell::Black => 'X',

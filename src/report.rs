@@ -256,7 +256,8 @@ fn github_escape(s: &str, property: bool) -> String {
     out
 }
 
-const SARIF_HEAD: &str = r#"{"$schema":"https://json.schemastore.org/sarif-2.1.0.json","version":"2.1.0","runs":[{"columnKind":"unicodeCodePoints","results":["#;
+const SARIF_HEAD: &str =
+    r#"{"$schema":"https://json.schemastore.org/sarif-2.1.0.json","version":"2.1.0","runs":[{"columnKind":"unicodeCodePoints","results":["#;
 
 fn sarif_level(severity: Severity) -> &'static str {
     match severity {

@@ -65,11 +65,8 @@ fn sgfmill_grammar_cases() {
     let Some(dir) = suites() else { return };
     let tsv = std::fs::read_to_string(dir.join("sgfmill/grammar_cases.tsv")).unwrap();
     // Inputs sgfmill rejects that kifu repairs, with the warning it gives.
-    let lenient = [
-        (r#"b"(B[ag])""#, Code::MissingSemicolon),
-        (r#"b"(;B[ag]""#, Code::MissingCloseParen),
-        (r#"b"(;B[ag];W[ah](;B[ai])""#, Code::MissingCloseParen),
-    ];
+    let lenient =
+        [(r#"b"(B[ag])""#, Code::MissingSemicolon), (r#"b"(;B[ag]""#, Code::MissingCloseParen), (r#"b"(;B[ag];W[ah](;B[ai])""#, Code::MissingCloseParen)];
     let mut checked = 0;
     for line in tsv.lines().filter(|l| !l.starts_with('#')) {
         let cols: Vec<&str> = line.split('\t').collect();

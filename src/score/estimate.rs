@@ -1064,10 +1064,7 @@ mod tests {
         // white stone at c1); the white stone cannot live there.
         let b = board_from(&[
             ".XO.X.XO", //
-            "XXXXXXXO",
-            "OOOOOOOO",
-            "........",
-            "........",
+            "XXXXXXXO", "OOOOOOOO", "........", "........",
         ]);
         let est = Estimator::new(&b);
         let d = est.run(&PARAMS);
@@ -1493,7 +1490,8 @@ mod tests {
                 let Some(truth) = &g.markup_dead else { continue };
                 let est = Estimator::new(&g.board);
                 let d = est.run(&params);
-                let kills_pass_alive = (0..est.chains.len()).any(|id| d.pass_alive[id] && est.chain_stones(id).iter().any(|&p| truth.binary_search(&(p as Pt)).is_ok()));
+                let kills_pass_alive =
+                    (0..est.chains.len()).any(|id| d.pass_alive[id] && est.chain_stones(id).iter().any(|&p| truth.binary_search(&(p as Pt)).is_ok()));
                 if kills_pass_alive {
                     bogus += 1;
                     bogus_names.push(g.name.clone());
@@ -1508,7 +1506,13 @@ mod tests {
                     let bin = ((d.shares[id] * 10.0) as usize).min(10);
                     calib[bin][dead as usize] += 1;
                     calib[bin][2 + dead as usize] += stones.len();
-                    let class = if stones.len() <= 2 { 0 } else if stones.len() <= 6 { 1 } else { 2 };
+                    let class = if stones.len() <= 2 {
+                        0
+                    } else if stones.len() <= 6 {
+                        1
+                    } else {
+                        2
+                    };
                     by_size[bin][class][dead as usize] += 1;
                 }
             }
@@ -1519,7 +1523,19 @@ mod tests {
                 }
             }
             for (i, c) in calib.iter().enumerate() {
-                eprintln!("  share {:.1}-{:.1}: chains alive {:5} dead {:5} ({:5.1}% dead); stones alive {:6} dead {:6}; by size 1-2 {:?} 3-6 {:?} 7+ {:?}", i as f64 / 10.0, (i + 1) as f64 / 10.0, c[0], c[1], 100.0 * c[1] as f64 / (c[0] + c[1]).max(1) as f64, c[2], c[3], by_size[i][0], by_size[i][1], by_size[i][2]);
+                eprintln!(
+                    "  share {:.1}-{:.1}: chains alive {:5} dead {:5} ({:5.1}% dead); stones alive {:6} dead {:6}; by size 1-2 {:?} 3-6 {:?} 7+ {:?}",
+                    i as f64 / 10.0,
+                    (i + 1) as f64 / 10.0,
+                    c[0],
+                    c[1],
+                    100.0 * c[1] as f64 / (c[0] + c[1]).max(1) as f64,
+                    c[2],
+                    c[3],
+                    by_size[i][0],
+                    by_size[i][1],
+                    by_size[i][2]
+                );
             }
             // Markup games.
             let (mut n, mut exact, mut tp, mut fp, mut fneg) = (0usize, 0usize, 0usize, 0usize, 0usize);
@@ -1539,7 +1555,15 @@ mod tests {
                 if e.dead == *truth {
                     exact += 1;
                 } else if verbose {
-                    let show = |v: &[Pt]| v.iter().map(|&p| { let (x, y) = g.board.xy(p); format!("{}{}", (b'a' + x as u8) as char, (b'a' + y as u8) as char) }).collect::<Vec<_>>().join(" ");
+                    let show = |v: &[Pt]| {
+                        v.iter()
+                            .map(|&p| {
+                                let (x, y) = g.board.xy(p);
+                                format!("{}{}", (b'a' + x as u8) as char, (b'a' + y as u8) as char)
+                            })
+                            .collect::<Vec<_>>()
+                            .join(" ")
+                    };
                     let extra: Vec<Pt> = e.dead.iter().copied().filter(|p| truth.binary_search(p).is_err()).collect();
                     let missed: Vec<Pt> = truth.iter().copied().filter(|p| e.dead.binary_search(p).is_err()).collect();
                     eprintln!("MISMATCH {}: extra [{}] missed [{}] unsure {}", g.name, show(&extra), show(&missed), e.unsure.len());
@@ -1559,7 +1583,12 @@ mod tests {
                 }
             }
             let pct = |a: usize, b: usize| 100.0 * a as f64 / b.max(1) as f64;
-            eprintln!("markup games: {n}; exact dead set {exact} ({:.1}%); stones: precision {:.2}%, recall {:.2}% (tp {tp}, fp {fp}, fn {fneg})", pct(exact, n), pct(tp, tp + fp), pct(tp, tp + fneg));
+            eprintln!(
+                "markup games: {n}; exact dead set {exact} ({:.1}%); stones: precision {:.2}%, recall {:.2}% (tp {tp}, fp {fp}, fn {fneg})",
+                pct(exact, n),
+                pct(tp, tp + fp),
+                pct(tp, tp + fneg)
+            );
             eprintln!(
                 "markup games with RE margin: {m_counted}; flood fill = RE with markup dead {m_re_markup} ({:.1}%), with estimate {m_re_est} ({:.1}%); same margin as markup {m_same} ({:.1}%); winner {m_winner} ({:.1}%; with markup dead {m_winner_markup})",
                 pct(m_re_markup, m_counted),
@@ -1618,8 +1647,16 @@ mod tests {
                     }
                 }
                 eprintln!("{label}: {c}; winner agrees {win} ({:.2}%); exact margin (flood fill) {exact_m} ({:.1}%)", pct(win, c), pct(exact_m, c));
-                eprintln!("  winner disagrees in {}: margin exactly -RE (|RE| > 3: RE likely inverted) {flipped}, within 3 points of RE {near}, other {}", c - win, c - win - flipped - near);
-                eprintln!("  games with no unsure chain: {sure_games}, winner disagrees in {sure_wrong}; games with some: {}, winner disagrees in {}", c - sure_games, c - win - sure_wrong);
+                eprintln!(
+                    "  winner disagrees in {}: margin exactly -RE (|RE| > 3: RE likely inverted) {flipped}, within 3 points of RE {near}, other {}",
+                    c - win,
+                    c - win - flipped - near
+                );
+                eprintln!(
+                    "  games with no unsure chain: {sure_games}, winner disagrees in {sure_wrong}; games with some: {}, winner disagrees in {}",
+                    c - sure_games,
+                    c - win - sure_wrong
+                );
                 eprintln!(
                     "  games with seki found: {with_seki}; exact margin counting seki regions for nobody (territory scoring) {seki_exact}, without {seki_plain_exact}; winner {seki_winner}, without {seki_plain_winner}"
                 );
@@ -1642,7 +1679,12 @@ mod tests {
             elapsed.sort_by(f64::total_cmp);
             if !elapsed.is_empty() {
                 let total: f64 = elapsed.iter().sum();
-                eprintln!("time per position: median {:.0} us, mean {:.0} us, max {:.0} us", elapsed[elapsed.len() / 2] * 1e6, total / elapsed.len() as f64 * 1e6, elapsed[elapsed.len() - 1] * 1e6);
+                eprintln!(
+                    "time per position: median {:.0} us, mean {:.0} us, max {:.0} us",
+                    elapsed[elapsed.len() / 2] * 1e6,
+                    total / elapsed.len() as f64 * 1e6,
+                    elapsed[elapsed.len() - 1] * 1e6
+                );
             }
         }
     }
@@ -1662,13 +1704,27 @@ mod tests {
             let (e, playouts) = (&d.estimate, d.playouts);
             let mut shares = vec![-1.0; est.cells.len()];
             for id in 0..est.chains.len() {
-                let s = if d.pass_alive[id] { 2.0 } else if d.sure_dead[id] { -2.0 } else { d.shares[id] };
+                let s = if d.pass_alive[id] {
+                    2.0
+                } else if d.sure_dead[id] {
+                    -2.0
+                } else {
+                    d.shares[id]
+                };
                 for &p in est.chain_stones(id) {
                     shares[p] = s;
                 }
             }
             let truth = g.markup_dead.clone().unwrap_or_default();
-            eprintln!("{} margin {:?} playouts {playouts} markup-dead {} est-dead {} unsure {} seki {}", g.name, g.margin, truth.len(), e.dead.len(), e.unsure.len(), e.seki_points.len());
+            eprintln!(
+                "{} margin {:?} playouts {playouts} markup-dead {} est-dead {} unsure {} seki {}",
+                g.name,
+                g.margin,
+                truth.len(),
+                e.dead.len(),
+                e.unsure.len(),
+                e.seki_points.len()
+            );
             if let Some(re) = g.margin {
                 eprintln!("  flood fill: markup {} estimate {} RE {re}", kgs::margin(g, &truth), kgs::margin(g, &e.dead));
             }
@@ -1682,10 +1738,41 @@ mod tests {
                         let p = b.point(x, y).unwrap();
                         let c = b.cell(p);
                         let ch = match (part, c) {
-                            (_, Cell::Empty) => if e.seki_points.contains(&p) { '!' } else { '.' },
-                            (0, _) => { let d = truth.contains(&p); match (c, d) { (Cell::Black, false) => 'X', (Cell::Black, true) => 'x', (_, false) => 'O', (_, true) => 'o' } }
-                            (1, _) => { let d = e.dead.contains(&p); match (c, d) { (Cell::Black, false) => 'X', (Cell::Black, true) => 'x', (_, false) => 'O', (_, true) => 'o' } }
-                            _ => { let s = shares[p as usize]; if s > 1.5 { '+' } else if s < -1.5 { '-' } else { char::from_digit(((s * 10.0) as u32).min(9), 10).unwrap() } }
+                            (_, Cell::Empty) => {
+                                if e.seki_points.contains(&p) {
+                                    '!'
+                                } else {
+                                    '.'
+                                }
+                            }
+                            (0, _) => {
+                                let d = truth.contains(&p);
+                                match (c, d) {
+                                    (Cell::Black, false) => 'X',
+                                    (Cell::Black, true) => 'x',
+                                    (_, false) => 'O',
+                                    (_, true) => 'o',
+                                }
+                            }
+                            (1, _) => {
+                                let d = e.dead.contains(&p);
+                                match (c, d) {
+                                    (Cell::Black, false) => 'X',
+                                    (Cell::Black, true) => 'x',
+                                    (_, false) => 'O',
+                                    (_, true) => 'o',
+                                }
+                            }
+                            _ => {
+                                let s = shares[p as usize];
+                                if s > 1.5 {
+                                    '+'
+                                } else if s < -1.5 {
+                                    '-'
+                                } else {
+                                    char::from_digit(((s * 10.0) as u32).min(9), 10).unwrap()
+                                }
+                            }
                         };
                         line.push(ch);
                     }

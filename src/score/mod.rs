@@ -313,11 +313,15 @@ fn seki_eyes(root: Node<'_>, options: &ScoreOptions, position: &Position, diagno
     if position.rules.scoring == Scoring::Area {
         return SekiEyes::Count;
     }
-    let from_kgs = root.get_value("PC").is_some_and(|pc| pc.contains("Kiseido") || pc.contains("KGS"))
-        || root.get_value("AP").is_some_and(|ap| ap.starts_with("CGoban"));
+    let from_kgs =
+        root.get_value("PC").is_some_and(|pc| pc.contains("Kiseido") || pc.contains("KGS")) || root.get_value("AP").is_some_and(|ap| ap.starts_with("CGoban"));
     if from_kgs {
         let at = root.get("PC").or(root.get("AP")).map_or(0, |p| p.offset());
-        diagnostics.push(Diagnostic::new(Code::SekiEyesCounted, at, "the record comes from KGS, whose Japanese scoring counts the eyes of groups in seki; kifu does the same (--seki-eyes none for Art. 8)"));
+        diagnostics.push(Diagnostic::new(
+            Code::SekiEyesCounted,
+            at,
+            "the record comes from KGS, whose Japanese scoring counts the eyes of groups in seki; kifu does the same (--seki-eyes none for Art. 8)",
+        ));
         return SekiEyes::Count;
     }
     SekiEyes::None

@@ -267,18 +267,12 @@ pub fn read_result(re: &str) -> Result<Reading, ResultError> {
     if t.is_empty() {
         return Ok(Reading {
             result: GameResult::NoResult,
-            notice: Some(ResultNotice {
-                kind: NoticeKind::Empty,
-                message: "RE[] is empty: read as no result".to_string(),
-            }),
+            notice: Some(ResultNotice { kind: NoticeKind::Empty, message: "RE[] is empty: read as no result".to_string() }),
             margin_has_unit: false,
         });
     }
-    let read = strict(t)
-        .map(|result| Read { result, kind: None, detail: None, unit: false })
-        .or_else(|| lenient_sgf(t))
-        .or_else(|| english(t))
-        .or_else(|| cjk(t));
+    let read =
+        strict(t).map(|result| Read { result, kind: None, detail: None, unit: false }).or_else(|| lenient_sgf(t)).or_else(|| english(t)).or_else(|| cjk(t));
     match read {
         Some(read) => Ok(finish(re, read)),
         None => {
@@ -417,9 +411,7 @@ fn lenient_sgf(t: &str) -> Option<Read> {
         "void" => return Some(Read::new(GameResult::Void, Spelling)),
         "jigo" => return Some(Read::new(GameResult::Draw, NonStandard)),
         "d+j" => {
-            return Some(
-                Read::new(GameResult::Draw, NonStandard).detail("UEC Cup notation: draw by referee's judgment"),
-            );
+            return Some(Read::new(GameResult::Draw, NonStandard).detail("UEC Cup notation: draw by referee's judgment"));
         }
         _ => {}
     }
@@ -441,23 +433,17 @@ fn lenient_sgf(t: &str) -> Option<Read> {
         "time over" | "timeout" | "time-out" | "time out" | "on time" => Read::new(outcome(Outcome::Time), NonStandard),
         "illegal" => Read::new(outcome(Outcome::Forfeit), NonStandard).detail("the loser played an illegal move"),
         "repetition" => Read::new(outcome(Outcome::Forfeit), NonStandard).detail("the loser repeated a position"),
-        "v" => Read::new(outcome(Outcome::Forfeit), NonStandard)
-            .detail("UEC Cup notation: win by the opponent's violation"),
+        "v" => Read::new(outcome(Outcome::Forfeit), NonStandard).detail("UEC Cup notation: win by the opponent's violation"),
         "ro" => Read::new(outcome(Outcome::Resign), NonStandard).detail("UEC Cup notation: the operator resigned"),
         "j" => Read::new(outcome(Outcome::Unknown), NonStandard).detail("UEC Cup notation: win by referee's judgment"),
-        "aw" => Read::new(outcome(Outcome::Unknown), NonStandard)
-            .detail("UEC Cup notation: the programs agreed on the winner, not on the score"),
-        "aj" => Read::new(outcome(Outcome::Unknown), NonStandard)
-            .detail("UEC Cup notation: the operators agreed on the winner"),
+        "aw" => Read::new(outcome(Outcome::Unknown), NonStandard).detail("UEC Cup notation: the programs agreed on the winner, not on the score"),
+        "aj" => Read::new(outcome(Outcome::Unknown), NonStandard).detail("UEC Cup notation: the operators agreed on the winner"),
         _ => {
             if rest.starts_with([',', ';']) {
-                return Some(
-                    Read::new(outcome(Outcome::Unknown), NonStandard).detail("the text after the comma is a comment"),
-                );
+                return Some(Read::new(outcome(Outcome::Unknown), NonStandard).detail("the text after the comma is a comment"));
             }
             if let Some(m) = rest_lower.strip_prefix('j').filter(|m| is_unsigned_real(m)) {
-                let read = Read::new(outcome(Outcome::Score(m.parse().ok()?)), NonStandard)
-                    .detail("UEC Cup notation: score given by the referee");
+                let read = Read::new(outcome(Outcome::Score(m.parse().ok()?)), NonStandard).detail("UEC Cup notation: score given by the referee");
                 return Some(read);
             }
             let amount = margin_with_unit(rest)?;
@@ -489,8 +475,7 @@ enum Unit {
 
 impl Amount {
     fn detail(&self) -> Option<String> {
-        (self.unit == Some(Unit::Stones))
-            .then(|| format!("{} stones = {} points: 1 stone is 2 points", Num(self.written), Num(self.points)))
+        (self.unit == Some(Unit::Stones)).then(|| format!("{} stones = {} points: 1 stone is 2 points", Num(self.written), Num(self.points)))
     }
 }
 
@@ -595,8 +580,7 @@ fn fraction(num: &str, den: &str) -> Option<f64> {
 fn english(t: &str) -> Option<Read> {
     use NoticeKind::NonStandard;
     let lower = t.to_lowercase();
-    let words: Vec<&str> =
-        lower.split_whitespace().map(|w| w.trim_end_matches(['.', ',', '!', ';'])).filter(|w| !w.is_empty()).collect();
+    let words: Vec<&str> = lower.split_whitespace().map(|w| w.trim_end_matches(['.', ',', '!', ';'])).filter(|w| !w.is_empty()).collect();
     match words.as_slice() {
         ["has", "adjourned"] | ["adjourned"] | ["game", "adjourned"] => {
             return Some(Read::new(GameResult::NoResult, NonStandard).detail("the game was adjourned, not finished"));
@@ -618,9 +602,7 @@ fn english(t: &str) -> Option<Read> {
             // Fuego and GNU Go add the count at the time: `W 25.5 B 17.0`.
             let scores_only = match rest {
                 [] => true,
-                [a, x, b, y] => {
-                    matches!((*a, *b), ("w", "b") | ("b", "w")) && is_unsigned_real(x) && is_unsigned_real(y)
-                }
+                [a, x, b, y] => matches!((*a, *b), ("w", "b") | ("b", "w")) && is_unsigned_real(x) && is_unsigned_real(y),
                 _ => false,
             };
             if !scores_only {
@@ -712,12 +694,8 @@ fn cjk(t: &str) -> Option<Read> {
         "中盘胜" | "中盤勝" | "中盤勝ち" | "中押胜" | "中押勝" | "中押し勝ち" | "中押勝ち" | "中押し勝" | "불계승" => {
             Outcome::Resign
         }
-        "超时胜" | "超時勝" | "时间胜" | "時間勝" | "時間切れ勝ち" | "時間切れ勝" | "시간승" => {
-            Outcome::Time
-        }
-        "反则胜" | "反則勝" | "反則勝ち" | "不战胜" | "不戦勝" | "기권승" | "반칙승" => {
-            Outcome::Forfeit
-        }
+        "超时胜" | "超時勝" | "时间胜" | "時間勝" | "時間切れ勝ち" | "時間切れ勝" | "시간승" => Outcome::Time,
+        "反则胜" | "反則勝" | "反則勝ち" | "不战胜" | "不戦勝" | "기권승" | "반칙승" => Outcome::Forfeit,
         "胜" | "勝" | "勝ち" | "승" => Outcome::Unknown,
         _ => {
             const WINS: [&str; 4] = ["勝ち", "胜", "勝", "승"];
@@ -799,22 +777,10 @@ fn normalise(km: f64, written: &str, whole_written: bool, rules_are_area: bool) 
     let territory = if rules_are_area { "" } else { ", although the rules count territory" };
     if quarter {
         let points = value * 2.0;
-        return Komi {
-            points,
-            stones: true,
-            note: Some(format!(
-                "KM[{written}] read as {} stones = {} points ({why}{territory})",
-                Num(value),
-                Num(points)
-            )),
-        };
+        return Komi { points, stones: true, note: Some(format!("KM[{written}] read as {} stones = {} points ({why}{territory})", Num(value), Num(points))) };
     }
     if fox {
-        return Komi {
-            points: value,
-            stones: false,
-            note: Some(format!("KM[{written}] read as {} points ({why})", Num(value))),
-        };
+        return Komi { points: value, stones: false, note: Some(format!("KM[{written}] read as {} points ({why})", Num(value))) };
     }
     Komi { points: km, stones: false, note: None }
 }
@@ -929,10 +895,7 @@ mod tests {
             let kind = if re == "W+forfeit" { NoticeKind::Spelling } else { NonStandard };
             reads(re, canonical, Some(kind));
         }
-        assert_eq!(
-            ok("B+Illegal").notice.unwrap().message,
-            "RE[B+Illegal] read as B+F (the loser played an illegal move); FF[4] writes B+F or B+Forfeit"
-        );
+        assert_eq!(ok("B+Illegal").notice.unwrap().message, "RE[B+Illegal] read as B+F (the loser played an illegal move); FF[4] writes B+F or B+Forfeit");
         assert_eq!(parse_result("W"), Ok(win(W, Outcome::Unknown)));
     }
 
@@ -978,10 +941,7 @@ mod tests {
             reads(re, canonical, Some(NonStandard));
         }
         assert_eq!(ok("has adjourned.").result, GameResult::NoResult);
-        assert_eq!(
-            ok("White resigns.").notice.unwrap().message,
-            "RE[White resigns.] read as B+R; FF[4] writes B+R or B+Resign"
-        );
+        assert_eq!(ok("White resigns.").notice.unwrap().message, "RE[White resigns.] read as B+R; FF[4] writes B+R or B+Resign");
         assert_eq!(
             ok("has adjourned.").notice.unwrap().message,
             "RE[has adjourned.] read as no result (the game was adjourned, not finished); FF[4] writes nothing (leave RE out)"
@@ -1024,10 +984,7 @@ mod tests {
         let r = ok("黑胜2又3/4子");
         assert_eq!(r.result, win(B, Outcome::Score(5.5)));
         assert!(r.margin_has_unit);
-        assert_eq!(
-            r.notice.unwrap().message,
-            "RE[黑胜2又3/4子] read as B+5.5 (2.75 stones = 5.5 points: 1 stone is 2 points); FF[4] writes B+5.5"
-        );
+        assert_eq!(r.notice.unwrap().message, "RE[黑胜2又3/4子] read as B+5.5 (2.75 stones = 5.5 points: 1 stone is 2 points); FF[4] writes B+5.5");
         assert!(ok("257手完, 黒中押し勝ち").notice.unwrap().message.contains("move count is ignored"));
         for bad in ["黑胜2又3/4", "黑胜子", "黑胜3.5", "红胜", "黑胜2又5/4子", "黑胜3.5目半"] {
             refused(bad);
@@ -1042,10 +999,7 @@ mod tests {
         reads("B+0", "B+", Some(OddMargin));
         let r = reads("B+0.02", "B+0.02", Some(OddMargin));
         assert_eq!(r.result.margin(), Some(0.02));
-        assert_eq!(
-            r.notice.unwrap().message,
-            "RE[B+0.02]: a margin of 0.02 is not a possible count (points come in halves, Chinese stones in quarters)"
-        );
+        assert_eq!(r.notice.unwrap().message, "RE[B+0.02]: a margin of 0.02 is not a possible count (points come in halves, Chinese stones in quarters)");
         reads("W+3.2", "W+3.2", Some(OddMargin));
         // Quarters are possible (Fox stones, see Reading::in_points).
         reads("B+2.75", "B+2.75", None);
@@ -1123,11 +1077,7 @@ mod tests {
     /// normalise_komi on the number, for values the two rules agree on.
     fn normalise_komi_for_test(text: &str, area: bool) -> Komi {
         let km = parse_real(text).unwrap();
-        if text.contains('.') && km.abs() > 100.0 {
-            komi_from_text(text, area).unwrap()
-        } else {
-            normalise_komi(km, area)
-        }
+        if text.contains('.') && km.abs() > 100.0 { komi_from_text(text, area).unwrap() } else { normalise_komi(km, area) }
     }
 
     #[test]
@@ -1141,27 +1091,9 @@ mod tests {
         fox("450", false, 4.5, false, "KM[450] read as 4.5 points (Fox writes komi x100)");
         fox("375", true, 7.5, true, "KM[375] read as 3.75 stones = 7.5 points (Fox writes komi x100)");
         fox("325", true, 6.5, true, "KM[325] read as 3.25 stones = 6.5 points (Fox writes komi x100)");
-        fox(
-            "375",
-            false,
-            7.5,
-            true,
-            "KM[375] read as 3.75 stones = 7.5 points (Fox writes komi x100, although the rules count territory)",
-        );
-        fox(
-            "3.75",
-            true,
-            7.5,
-            true,
-            "KM[3.75] read as 3.75 stones = 7.5 points (komi in Chinese stones: 1 stone is 2 points)",
-        );
-        fox(
-            "3.25",
-            true,
-            6.5,
-            true,
-            "KM[3.25] read as 3.25 stones = 6.5 points (komi in Chinese stones: 1 stone is 2 points)",
-        );
+        fox("375", false, 7.5, true, "KM[375] read as 3.75 stones = 7.5 points (Fox writes komi x100, although the rules count territory)");
+        fox("3.75", true, 7.5, true, "KM[3.75] read as 3.75 stones = 7.5 points (komi in Chinese stones: 1 stone is 2 points)");
+        fox("3.25", true, 6.5, true, "KM[3.25] read as 3.25 stones = 6.5 points (komi in Chinese stones: 1 stone is 2 points)");
         for (t, p) in [
             ("0", 0.0),
             ("7.5", 7.5),
@@ -1186,10 +1118,7 @@ mod tests {
         assert_eq!(komi_from_text("650.00", false).unwrap().points, 650.0);
         assert_eq!(normalise_komi(650.0, false).points, 6.5);
         assert_eq!(normalise_komi(-650.0, false).points, -6.5);
-        assert_eq!(
-            normalise_komi(375.0, true).note.as_deref(),
-            Some("KM[375] read as 3.75 stones = 7.5 points (Fox writes komi x100)")
-        );
+        assert_eq!(normalise_komi(375.0, true).note.as_deref(), Some("KM[375] read as 3.75 stones = 7.5 points (Fox writes komi x100)"));
         assert_eq!(normalise_komi(1000.0, false).points, 1000.0);
         assert_eq!(normalise_komi(660.0, false).points, 660.0);
         assert!(komi_from_text("5 1/2", false).unwrap_err().message.starts_with("KM[5 1/2]"));
@@ -1247,8 +1176,7 @@ mod tests {
                     let mut result = None;
                     for node in game.nodes() {
                         if let Some(km) = node.get_value("KM") {
-                            let area =
-                                crate::sgf::props::rules(node).is_some_and(|r| r.to_lowercase().contains("chin"));
+                            let area = crate::sgf::props::rules(node).is_some_and(|r| r.to_lowercase().contains("chin"));
                             if let Ok(k) = komi_from_text(km, area) {
                                 let e = t.komi.entry((top.clone(), km.trim().to_string())).or_insert((0, k.points));
                                 e.0 += 1;
@@ -1328,10 +1256,7 @@ mod tests {
         // Scaled komi agree with the margins: 7.5 or 6.5 points give
         // margins ending in .5 (bare stone margins doubled first).
         for (stones, &(halves, others)) in &all.scaled {
-            assert!(
-                halves >= 20 && others * 5 <= halves,
-                "komi x100 (stones: {stones}): {halves} end in .5, {others} do not"
-            );
+            assert!(halves >= 20 && others * 5 <= halves, "komi x100 (stones: {stones}): {halves} end in .5, {others} do not");
         }
     }
 }

@@ -34,10 +34,7 @@
 use std::borrow::Cow;
 
 use chardetng::{EncodingDetector, Iso2022JpDetection, Utf8Detection};
-use encoding_rs::{
-    BIG5, DecoderResult, EUC_JP, EUC_KR, Encoding, GBK, ISO_2022_JP, SHIFT_JIS, UTF_8, UTF_16BE,
-    UTF_16LE,
-};
+use encoding_rs::{BIG5, DecoderResult, EUC_JP, EUC_KR, Encoding, GBK, ISO_2022_JP, SHIFT_JIS, UTF_8, UTF_16BE, UTF_16LE};
 
 use crate::diag::{Code, Diagnostic};
 
@@ -116,20 +113,16 @@ pub fn encoding_for_label(label: &str) -> Option<&'static Encoding> {
         "utf8" | "unicode" | "unicode11utf8" | "unicode20utf8" | "xunicode20utf8" => "utf-8",
         "utf16" | "ucs2" | "utf16le" | "ucs2le" => "utf-16le",
         "utf16be" | "ucs2be" => "utf-16be",
-        "gb2312" | "gb231280" | "euccn" | "cp936" | "ms936" | "windows936" | "gbk" | "xgbk"
-        | "chinese" | "zhcn" | "gb" => "gbk",
+        "gb2312" | "gb231280" | "euccn" | "cp936" | "ms936" | "windows936" | "gbk" | "xgbk" | "chinese" | "zhcn" | "gb" => "gbk",
         "gb18030" | "gb180302000" | "gb180302005" => "gb18030",
-        "sjis" | "shiftjis" | "xsjis" | "mskanji" | "cp932" | "ms932" | "windows31j"
-        | "windows932" | "shiftjs" => "shift_jis",
+        "sjis" | "shiftjis" | "xsjis" | "mskanji" | "cp932" | "ms932" | "windows31j" | "windows932" | "shiftjs" => "shift_jis",
         "eucjp" | "xeucjp" | "ujis" => "euc-jp",
         "iso2022jp" | "jis" | "csiso2022jp" => "iso-2022-jp",
-        "euckr" | "cp949" | "ms949" | "windows949" | "uhc" | "ksc5601" | "ksc56011987"
-        | "korean" => "euc-kr",
-        "big5" | "big5hkscs" | "cp950" | "ms950" | "windows950" | "xxbig5" | "cnbig5" | "zhtw" => {
-            "big5"
+        "euckr" | "cp949" | "ms949" | "windows949" | "uhc" | "ksc5601" | "ksc56011987" | "korean" => "euc-kr",
+        "big5" | "big5hkscs" | "cp950" | "ms950" | "windows950" | "xxbig5" | "cnbig5" | "zhtw" => "big5",
+        "latin1" | "l1" | "iso88591" | "iso885911987" | "isolatin1" | "ascii" | "usascii" | "ansi" | "ansix341968" | "cp819" | "ibm819" | "westerneuropean" => {
+            "windows-1252"
         }
-        "latin1" | "l1" | "iso88591" | "iso885911987" | "isolatin1" | "ascii" | "usascii"
-        | "ansi" | "ansix341968" | "cp819" | "ibm819" | "westerneuropean" => "windows-1252",
         "latin2" | "l2" | "isolatin2" => "iso-8859-2",
         "latin9" | "l9" | "isolatin9" | "latin0" => "iso-8859-15",
         "koi8r" | "koi8" => "koi8-r",
@@ -150,11 +143,7 @@ pub fn encoding_for_label(label: &str) -> Option<&'static Encoding> {
             } else if let Some(n) = key.strip_prefix("windows") {
                 join(&mut out, b"windows-", n)
             } else if let Some(n) = key.strip_prefix("cp").or_else(|| key.strip_prefix("ms")) {
-                if n.starts_with("125") {
-                    join(&mut out, b"windows-", n)
-                } else {
-                    join(&mut out, b"cp", n)
-                }
+                if n.starts_with("125") { join(&mut out, b"windows-", n) } else { join(&mut out, b"cp", n) }
             } else if key.starts_with("ibm") {
                 join(&mut out, b"", key)
             } else {
@@ -204,11 +193,7 @@ pub fn declared_charset(bytes: &[u8]) -> Option<CharsetDecl<'_>> {
             }
         }
     }
-    Some(CharsetDecl {
-        value: first_val,
-        offset: first_off,
-        later_different,
-    })
+    Some(CharsetDecl { value: first_val, offset: first_off, later_different })
 }
 
 fn label_encoding(value: &[u8]) -> Option<&'static Encoding> {
@@ -284,28 +269,12 @@ pub fn decode<'a>(bytes: &'a [u8], forced: Option<&'static Encoding>) -> Decoded
         return decode_forced(bytes, enc);
     }
     if let Some((enc, bom_len)) = Encoding::for_bom(bytes) {
-        let why = format!(
-            "the file starts with a {0} byte order mark; read as {0}",
-            enc.name()
-        );
-        return decode_unicode(
-            bytes,
-            enc,
-            bom_len,
-            Diagnostic::new(Code::ByteOrderMark, 0, why),
-        );
+        let why = format!("the file starts with a {0} byte order mark; read as {0}", enc.name());
+        return decode_unicode(bytes, enc, bom_len, Diagnostic::new(Code::ByteOrderMark, 0, why));
     }
     if let Some(enc) = sniff_utf16(bytes) {
-        let why = format!(
-            "no byte order mark, but the bytes look like {0}; read as {0}",
-            enc.name()
-        );
-        return decode_unicode(
-            bytes,
-            enc,
-            0,
-            Diagnostic::new(Code::CharsetDetected, 0, why),
-        );
+        let why = format!("no byte order mark, but the bytes look like {0}; read as {0}", enc.name());
+        return decode_unicode(bytes, enc, 0, Diagnostic::new(Code::CharsetDetected, 0, why));
     }
     decode_ascii_compatible(bytes)
 }
@@ -313,44 +282,22 @@ pub fn decode<'a>(bytes: &'a [u8], forced: Option<&'static Encoding>) -> Decoded
 impl<'a> Decoded<'a> {
     /// Decodes `bytes[bom_len..]` with replacement, reporting each malformed
     /// sequence; keeps `diagnostics` given before those.
-    fn lossy(
-        enc: &'static Encoding,
-        bytes: &'a [u8],
-        bom_len: usize,
-        mut diagnostics: Vec<Diagnostic>,
-    ) -> Decoded<'a> {
+    fn lossy(enc: &'static Encoding, bytes: &'a [u8], bom_len: usize, mut diagnostics: Vec<Diagnostic>) -> Decoded<'a> {
         let body = &bytes[bom_len.min(bytes.len())..];
         if enc == UTF_8 {
             if let Ok(s) = std::str::from_utf8(body) {
-                return Decoded {
-                    text: Cow::Borrowed(s),
-                    encoding: enc,
-                    bom_len,
-                    diagnostics,
-                };
+                return Decoded { text: Cow::Borrowed(s), encoding: enc, bom_len, diagnostics };
             }
         }
         let mut reporter = InvalidReporter::new(enc);
-        let text = decode_with_errors(enc, body, &mut |text_off, start, end| {
-            reporter.report(text_off, &body[start..end], &mut diagnostics)
-        });
+        let text = decode_with_errors(enc, body, &mut |text_off, start, end| reporter.report(text_off, &body[start..end], &mut diagnostics));
         reporter.finish(&mut diagnostics);
-        Decoded {
-            text: Cow::Owned(text),
-            encoding: enc,
-            bom_len,
-            diagnostics,
-        }
+        Decoded { text: Cow::Owned(text), encoding: enc, bom_len, diagnostics }
     }
 
     /// Borrowed text, valid UTF-8 (or ASCII read in an ASCII-compatible charset).
     fn borrowed(enc: &'static Encoding, s: &'a str, diagnostics: Vec<Diagnostic>) -> Decoded<'a> {
-        Decoded {
-            text: Cow::Borrowed(s),
-            encoding: enc,
-            bom_len: 0,
-            diagnostics,
-        }
+        Decoded { text: Cow::Borrowed(s), encoding: enc, bom_len: 0, diagnostics }
     }
 }
 
@@ -360,14 +307,7 @@ fn decode_forced<'a>(bytes: &'a [u8], enc: &'static Encoding) -> Decoded<'a> {
     if let Some((bom_enc, len)) = Encoding::for_bom(bytes) {
         if bom_enc == enc {
             bom_len = len;
-            diagnostics.push(Diagnostic::new(
-                Code::ByteOrderMark,
-                0,
-                format!(
-                    "the file starts with a {} byte order mark; it was skipped",
-                    enc.name()
-                ),
-            ));
+            diagnostics.push(Diagnostic::new(Code::ByteOrderMark, 0, format!("the file starts with a {} byte order mark; it was skipped", enc.name())));
         }
     }
     Decoded::lossy(enc, bytes, bom_len, diagnostics)
@@ -377,12 +317,7 @@ fn decode_forced<'a>(bytes: &'a [u8], enc: &'static Encoding) -> Decoded<'a> {
 /// bytes. The `CA[]` scan then runs on the decoded text: a UTF-8 BOM that
 /// contradicts the declaration is worth a warning (the BOM wins), and
 /// `MultipleCharsets` is reported as usual.
-fn decode_unicode<'a>(
-    bytes: &'a [u8],
-    enc: &'static Encoding,
-    bom_len: usize,
-    first: Diagnostic,
-) -> Decoded<'a> {
+fn decode_unicode<'a>(bytes: &'a [u8], enc: &'static Encoding, bom_len: usize, first: Diagnostic) -> Decoded<'a> {
     let mut out = Decoded::lossy(enc, bytes, bom_len, vec![first]);
     if let Some(decl) = declared_charset(out.text.as_bytes()) {
         if let Some(declared) = label_encoding(decl.value) {
@@ -390,37 +325,22 @@ fn decode_unicode<'a>(
                 out.diagnostics.push(Diagnostic::new(
                     Code::CharsetMismatch,
                     to_u32(decl.offset),
-                    format!(
-                        "CA[{}] declares {} but the file starts with a UTF-8 byte order mark; read as UTF-8",
-                        show_label(decl.value),
-                        declared.name()
-                    ),
+                    format!("CA[{}] declares {} but the file starts with a UTF-8 byte order mark; read as UTF-8", show_label(decl.value), declared.name()),
                 ));
             }
         }
         if let Some((later, off)) = decl.later_different {
-            out.diagnostics
-                .push(multiple_charsets(decl.value, later, off, out.encoding));
+            out.diagnostics.push(multiple_charsets(decl.value, later, off, out.encoding));
         }
     }
     out
 }
 
-fn multiple_charsets(
-    first: &[u8],
-    later: &[u8],
-    text_off: usize,
-    used: &'static Encoding,
-) -> Diagnostic {
+fn multiple_charsets(first: &[u8], later: &[u8], text_off: usize, used: &'static Encoding) -> Diagnostic {
     Diagnostic::new(
         Code::MultipleCharsets,
         to_u32(text_off),
-        format!(
-            "CA[{}] differs from the first CA[{}]; {} was used for the whole file",
-            show_label(later),
-            show_label(first),
-            used.name()
-        ),
+        format!("CA[{}] differs from the first CA[{}]; {} was used for the whole file", show_label(later), show_label(first), used.name()),
     )
 }
 
@@ -486,27 +406,12 @@ impl Declaration<'_> {
     fn diag(&self, why: &str) -> Diagnostic {
         let label = show_label(self.value);
         match self.declared {
-            Declared::Known(enc) => Diagnostic::new(
-                Code::CharsetMismatch,
-                0,
-                format!("CA[{label}] declares {} but {why}", enc.name()),
-            ),
-            Declared::Unusable(enc) => Diagnostic::new(
-                Code::CharsetMismatch,
-                0,
-                format!(
-                    "CA[{label}] declares {} but the bytes are not {0}; {why}",
-                    enc.name()
-                ),
-            ),
-            Declared::Unknown => Diagnostic::new(
-                Code::CharsetDetected,
-                0,
-                format!("CA[{label}] is unknown and {why}"),
-            ),
-            Declared::Nothing => {
-                Diagnostic::new(Code::CharsetDetected, 0, format!("no CA[] and {why}"))
+            Declared::Known(enc) => Diagnostic::new(Code::CharsetMismatch, 0, format!("CA[{label}] declares {} but {why}", enc.name())),
+            Declared::Unusable(enc) => {
+                Diagnostic::new(Code::CharsetMismatch, 0, format!("CA[{label}] declares {} but the bytes are not {0}; {why}", enc.name()))
             }
+            Declared::Unknown => Diagnostic::new(Code::CharsetDetected, 0, format!("CA[{label}] is unknown and {why}")),
+            Declared::Nothing => Diagnostic::new(Code::CharsetDetected, 0, format!("no CA[] and {why}")),
         }
     }
 }
@@ -523,10 +428,7 @@ fn decode_ascii_compatible(bytes: &[u8]) -> Decoded<'_> {
                 diagnostics.push(Diagnostic::new(
                     Code::UnknownCharset,
                     0, // mapped once the text is known
-                    format!(
-                        "CA[{}] names an unknown charset; it was ignored",
-                        show_label(d.value)
-                    ),
+                    format!("CA[{}] names an unknown charset; it was ignored", show_label(d.value)),
                 ));
                 Declared::Unknown
             }
@@ -540,18 +442,13 @@ fn decode_ascii_compatible(bytes: &[u8]) -> Decoded<'_> {
         let about_ca = |c: Code| matches!(c, Code::UnknownCharset | Code::CharsetMismatch);
         if out.diagnostics.iter().any(|diag| about_ca(diag.code)) {
             let off = to_u32(raw_to_text_offset(bytes, d.offset, &out));
-            for diag in out
-                .diagnostics
-                .iter_mut()
-                .filter(|diag| about_ca(diag.code))
-            {
+            for diag in out.diagnostics.iter_mut().filter(|diag| about_ca(diag.code)) {
                 diag.offset = off;
             }
         }
         if let Some((v, raw)) = d.later_different {
             let off = raw_to_text_offset(bytes, raw, &out);
-            out.diagnostics
-                .push(multiple_charsets(d.value, v, off, out.encoding));
+            out.diagnostics.push(multiple_charsets(d.value, v, off, out.encoding));
         }
     }
     out
@@ -564,47 +461,25 @@ fn raw_to_text_offset(bytes: &[u8], raw: usize, out: &Decoded<'_>) -> usize {
     }
     let raw = raw.min(bytes.len());
     let prefix = &bytes[out.bom_len.min(raw)..raw];
-    decode_with_errors(out.encoding, prefix, &mut |_, _, _| {})
-        .len()
-        .min(out.text.len())
+    decode_with_errors(out.encoding, prefix, &mut |_, _, _| {}).len().min(out.text.len())
 }
 
-fn owned<'a>(
-    enc: &'static Encoding,
-    text: Cow<'_, str>,
-    diagnostics: Vec<Diagnostic>,
-) -> Decoded<'a> {
-    Decoded {
-        text: Cow::Owned(text.into_owned()),
-        encoding: enc,
-        bom_len: 0,
-        diagnostics,
-    }
+fn owned<'a>(enc: &'static Encoding, text: Cow<'_, str>, diagnostics: Vec<Diagnostic>) -> Decoded<'a> {
+    Decoded { text: Cow::Owned(text.into_owned()), encoding: enc, bom_len: 0, diagnostics }
 }
 
 /// The heart of the decision, for ASCII-compatible bytes without a BOM.
-fn choose<'a>(
-    bytes: &'a [u8],
-    declaration: &Declaration<'_>,
-    mut diagnostics: Vec<Diagnostic>,
-) -> Decoded<'a> {
+fn choose<'a>(bytes: &'a [u8], declaration: &Declaration<'_>, mut diagnostics: Vec<Diagnostic>) -> Decoded<'a> {
     let legacy = declaration.legacy();
 
     // Valid UTF-8: the common case.
     if let Ok(s) = std::str::from_utf8(bytes) {
         let Some(enc) = legacy else {
-            if matches!(declaration.declared, Declared::Nothing | Declared::Unknown)
-                && memchr::memchr(0x1B, bytes).is_some()
-                && s.is_ascii()
-            {
+            if matches!(declaration.declared, Declared::Nothing | Declared::Unknown) && memchr::memchr(0x1B, bytes).is_some() && s.is_ascii() {
                 // ISO-2022-JP looks like ASCII with escape sequences.
-                if let Some(t) =
-                    ISO_2022_JP.decode_without_bom_handling_and_without_replacement(bytes)
-                {
+                if let Some(t) = ISO_2022_JP.decode_without_bom_handling_and_without_replacement(bytes) {
                     if t != s {
-                        diagnostics.push(declaration.diag(
-                            "the bytes use ISO-2022-JP escape sequences; read as ISO-2022-JP",
-                        ));
+                        diagnostics.push(declaration.diag("the bytes use ISO-2022-JP escape sequences; read as ISO-2022-JP"));
                         return owned(ISO_2022_JP, t, diagnostics);
                     }
                 }
@@ -638,12 +513,8 @@ fn choose<'a>(
     // Not valid UTF-8. Mostly UTF-8 with damaged sequences (Fox files)?
     let stats = Utf8Stats::of(bytes);
     let damaged_utf8 = |diagnostics: &mut Vec<Diagnostic>| {
-        if !matches!(declaration.declared, Declared::Nothing | Declared::Unknown)
-            && !declaration.is_utf8()
-        {
-            diagnostics.push(
-                declaration.diag("the bytes are UTF-8 with a few invalid sequences; read as UTF-8"),
-            );
+        if !matches!(declaration.declared, Declared::Nothing | Declared::Unknown) && !declaration.is_utf8() {
+            diagnostics.push(declaration.diag("the bytes are UTF-8 with a few invalid sequences; read as UTF-8"));
         }
     };
     if stats.looks_like_damaged_utf8() || (declaration.is_utf8() && stats.might_be_damaged_utf8()) {
@@ -659,9 +530,7 @@ fn choose<'a>(
                 // Latin-1 is a known mistake: ask the detector.
                 let guess = detect(bytes);
                 if !guess.is_single_byte() && guess.is_ascii_compatible() && guess != UTF_8 {
-                    if let Some(t2) =
-                        guess.decode_without_bom_handling_and_without_replacement(bytes)
-                    {
+                    if let Some(t2) = guess.decode_without_bom_handling_and_without_replacement(bytes) {
                         let why = format!("the bytes look like {0}; read as {0}", guess.name());
                         diagnostics.push(declaration.diag(&why));
                         return owned(guess, t2, diagnostics);
@@ -677,11 +546,7 @@ fn choose<'a>(
         let guess = detect(bytes);
         if guess != enc && guess != UTF_8 {
             if let Some(t) = guess.decode_without_bom_handling_and_without_replacement(bytes) {
-                let why = format!(
-                    "the bytes are not valid {}; detected {}",
-                    enc.name(),
-                    guess.name()
-                );
+                let why = format!("the bytes are not valid {}; detected {}", enc.name(), guess.name());
                 diagnostics.push(declaration.diag(&why));
                 return owned(guess, t, diagnostics);
             }
@@ -691,11 +556,7 @@ fn choose<'a>(
 
     // UTF-8 declared, or nothing usable declared: detect.
     let guess = detect(bytes);
-    let guess_clean = if guess == UTF_8 {
-        None
-    } else {
-        guess.decode_without_bom_handling_and_without_replacement(bytes)
-    };
+    let guess_clean = if guess == UTF_8 { None } else { guess.decode_without_bom_handling_and_without_replacement(bytes) };
     let weak_guess = guess_clean.is_none() || guess.is_single_byte();
     if weak_guess && stats.might_be_damaged_utf8() {
         // A single-byte reading of valid 3-byte UTF-8 sequences is mojibake.
@@ -705,10 +566,7 @@ fn choose<'a>(
     if weak_guess {
         // A multi-byte charset with a few errors beats a single-byte guess.
         if let Some(enc) = rescue_cjk(bytes) {
-            let why = format!(
-                "the bytes are not UTF-8; detected {} with a few invalid bytes",
-                enc.name()
-            );
+            let why = format!("the bytes are not UTF-8; detected {} with a few invalid bytes", enc.name());
             diagnostics.push(declaration.diag(&why));
             return Decoded::lossy(enc, bytes, 0, diagnostics);
         }
@@ -720,8 +578,7 @@ fn choose<'a>(
             Some((enc, t2)) => (enc, Cow::Owned(t2)),
             None => (guess, t),
         };
-        diagnostics
-            .push(declaration.diag(&format!("the bytes are not UTF-8; detected {}", enc.name())));
+        diagnostics.push(declaration.diag(&format!("the bytes are not UTF-8; detected {}", enc.name())));
         return owned(enc, t, diagnostics);
     }
     Decoded::lossy(UTF_8, bytes, 0, diagnostics)
@@ -732,11 +589,7 @@ fn choose<'a>(
 /// no half-width katakana, which accented Latin letters would give) or clean
 /// EUC-JP with kana, or a single-byte charset or kana-less EUC-JP when they
 /// look like GB2312.
-fn short_cjk_override(
-    bytes: &[u8],
-    guess: &'static Encoding,
-    guess_text: &str,
-) -> Option<(&'static Encoding, String)> {
+fn short_cjk_override(bytes: &[u8], guess: &'static Encoding, guess_text: &str) -> Option<(&'static Encoding, String)> {
     if guess.is_single_byte() {
         if let Some(t) = SHIFT_JIS.decode_without_bom_handling_and_without_replacement(bytes) {
             let halfwidth = t.chars().any(|c| ('\u{FF61}'..='\u{FF9F}').contains(&c));
@@ -752,9 +605,7 @@ fn short_cjk_override(
             }
         }
     }
-    if (guess.is_single_byte() || (guess == EUC_JP && !has_kana(guess_text)))
-        && looks_like_gb2312(bytes)
-    {
+    if (guess.is_single_byte() || (guess == EUC_JP && !has_kana(guess_text))) && looks_like_gb2312(bytes) {
         if let Some(t) = GBK.decode_without_bom_handling_and_without_replacement(bytes) {
             return Some((GBK, t.into_owned()));
         }
@@ -818,9 +669,7 @@ fn rescue_cjk(bytes: &[u8]) -> Option<&'static Encoding> {
     let (enc, _) = best?;
     // Blank the malformed bytes out and ask chardetng again.
     let mut cleaned = bytes.to_vec();
-    decode_with_errors(enc, bytes, &mut |_, start, end| {
-        cleaned[start..end].fill(b'?')
-    });
+    decode_with_errors(enc, bytes, &mut |_, start, end| cleaned[start..end].fill(b'?'));
     let guess = detect(&cleaned);
     (guess == enc || (enc == GBK && guess == encoding_rs::GB18030)).then_some(enc)
 }
@@ -846,10 +695,8 @@ fn quality(enc: &'static Encoding, bytes: &[u8]) -> Quality {
     let text = decode_with_errors(enc, bytes, &mut |_, _, _| errors += 1);
     // Half-width katakana (what Shift_JIS makes of lone bytes 0xA1-0xDF),
     // private-use characters and C1 controls are no sign of fitting text.
-    let good = text
-        .chars()
-        .filter(|&c| !c.is_ascii() && !matches!(c, '\u{80}'..='\u{9F}' | '\u{E000}'..='\u{F8FF}' | '\u{FF61}'..='\u{FF9F}' | '\u{FFFD}'))
-        .count();
+    let good =
+        text.chars().filter(|&c| !c.is_ascii() && !matches!(c, '\u{80}'..='\u{9F}' | '\u{E000}'..='\u{F8FF}' | '\u{FF61}'..='\u{FF9F}' | '\u{FFFD}')).count();
     Quality { errors, good }
 }
 
@@ -894,32 +741,23 @@ impl Utf8Stats {
     /// malformed ones at least 3 to 1; in Fox files whose names lost bytes,
     /// valid 3-byte sequences hold at least 60% of those bytes.
     fn looks_like_damaged_utf8(&self) -> bool {
-        (self.valid_long >= 2 && self.valid_long_bytes >= self.invalid_bytes)
-            || (self.valid_mb >= 3 && self.valid_mb >= 3 * self.invalid)
+        (self.valid_long >= 2 && self.valid_long_bytes >= self.invalid_bytes) || (self.valid_mb >= 3 && self.valid_mb >= 3 * self.invalid)
     }
 
     /// Weaker evidence, used when UTF-8 is declared or when the detector
     /// only offers a single-byte charset (which would turn every valid
     /// 3-byte sequence into three letters of mojibake).
     fn might_be_damaged_utf8(&self) -> bool {
-        (self.valid_long >= 1 && self.valid_long_bytes * 3 >= self.invalid_bytes)
-            || (self.valid_mb >= 2 && self.valid_mb >= 2 * self.invalid)
+        (self.valid_long >= 1 && self.valid_long_bytes * 3 >= self.invalid_bytes) || (self.valid_mb >= 2 && self.valid_mb >= 2 * self.invalid)
     }
 }
 
 /// Decodes with replacement, calling `on_error(text_offset, start, end)` for
 /// each malformed sequence `bytes[start..end]` before its U+FFFD is appended
 /// at `text_offset`. The text is what `decode_without_bom_handling` gives.
-fn decode_with_errors(
-    enc: &'static Encoding,
-    bytes: &[u8],
-    on_error: &mut dyn FnMut(usize, usize, usize),
-) -> String {
+fn decode_with_errors(enc: &'static Encoding, bytes: &[u8], on_error: &mut dyn FnMut(usize, usize, usize)) -> String {
     let mut dec = enc.new_decoder_without_bom_handling();
-    let cap = dec
-        .max_utf8_buffer_length(bytes.len())
-        .unwrap_or(bytes.len())
-        .min(bytes.len().saturating_mul(3).saturating_add(16));
+    let cap = dec.max_utf8_buffer_length(bytes.len()).unwrap_or(bytes.len()).min(bytes.len().saturating_mul(3).saturating_add(16));
     let mut out = String::with_capacity(cap);
     let mut read = 0;
     loop {
@@ -948,11 +786,7 @@ struct InvalidReporter {
 
 impl InvalidReporter {
     fn new(enc: &'static Encoding) -> Self {
-        InvalidReporter {
-            enc,
-            count: 0,
-            first_unreported: 0,
-        }
+        InvalidReporter { enc, count: 0, first_unreported: 0 }
     }
 
     fn report(&mut self, text_off: usize, bad: &[u8], diagnostics: &mut Vec<Diagnostic>) {
@@ -963,11 +797,7 @@ impl InvalidReporter {
             diagnostics.push(Diagnostic::new(
                 Code::InvalidBytes,
                 to_u32(text_off),
-                format!(
-                    "{what} {} not valid {}; replaced by U+FFFD",
-                    hex.join(" "),
-                    self.enc.name()
-                ),
+                format!("{what} {} not valid {}; replaced by U+FFFD", hex.join(" "), self.enc.name()),
             ));
         } else if self.count == MAX_INVALID_REPORTS + 1 {
             self.first_unreported = text_off;
@@ -1027,18 +857,10 @@ mod tests {
     fn utf16(text: &str, big_endian: bool, bom: bool) -> Vec<u8> {
         let mut out = Vec::new();
         if bom {
-            out.extend_from_slice(if big_endian {
-                &[0xFE, 0xFF]
-            } else {
-                &[0xFF, 0xFE]
-            });
+            out.extend_from_slice(if big_endian { &[0xFE, 0xFF] } else { &[0xFF, 0xFE] });
         }
         for unit in text.encode_utf16() {
-            out.extend_from_slice(&if big_endian {
-                unit.to_be_bytes()
-            } else {
-                unit.to_le_bytes()
-            });
+            out.extend_from_slice(&if big_endian { unit.to_be_bytes() } else { unit.to_le_bytes() });
         }
         out
     }
@@ -1046,10 +868,7 @@ mod tests {
     /// Decodes bytes built in the test (the result owns its text).
     fn decode_vec(bytes: Vec<u8>, forced: Option<&'static Encoding>) -> Decoded<'static> {
         let d = decode(&bytes, forced);
-        Decoded {
-            text: Cow::Owned(d.text.into_owned()),
-            ..d
-        }
+        Decoded { text: Cow::Owned(d.text.into_owned()), ..d }
     }
 
     fn codes(d: &Decoded<'_>) -> Vec<Code> {
@@ -1063,11 +882,7 @@ mod tests {
             assert!(off <= d.text.len(), "{diag:?} beyond {}", d.text.len());
             assert!(d.text.is_char_boundary(off), "{diag:?}");
             if diag.code == Code::InvalidBytes {
-                assert!(
-                    d.text[off..].starts_with('\u{FFFD}'),
-                    "{diag:?} in {:?}",
-                    d.text
-                );
+                assert!(d.text[off..].starts_with('\u{FFFD}'), "{diag:?} in {:?}", d.text);
             }
             assert!(!diag.message.contains('\n'), "{diag:?}");
         }
@@ -1133,20 +948,7 @@ mod tests {
             assert_eq!(encoding_for_label(label), Some(enc), "{label:?}");
         }
         let long = "x".repeat(200);
-        for label in [
-            long.as_str(),
-            "cp",
-            "iso8859",
-            "",
-            "  ",
-            "FOO",
-            "unknown",
-            "UTF-9",
-            "ISO-2022-KR",
-            "HZ-GB-2312",
-            "utf-8\u{e9}",
-            "a]b",
-        ] {
+        for label in [long.as_str(), "cp", "iso8859", "", "  ", "FOO", "unknown", "UTF-9", "ISO-2022-KR", "HZ-GB-2312", "utf-8\u{e9}", "a]b"] {
             assert_eq!(encoding_for_label(label), None, "{label:?}");
         }
     }
@@ -1159,22 +961,12 @@ mod tests {
         assert_eq!(d.later_different, None);
         // White space before '[', an FF[3] long name, not part of XCA.
         assert_eq!(declared_charset(b"(;CA \n [GBK])").unwrap().value, b"GBK");
-        assert_eq!(
-            declared_charset(b"(;ChArset[Big5])").unwrap().value,
-            b"Big5"
-        );
+        assert_eq!(declared_charset(b"(;ChArset[Big5])").unwrap().value, b"Big5");
         assert_eq!(declared_charset(b"(;XCA[GBK])"), None);
         assert_eq!(declared_charset(b"(;ChArSet[GBK])"), None);
         assert_eq!(declared_charset(b"(;CAT[GBK])"), None);
-        assert_eq!(
-            declared_charset(b"(;PB[\xb9CA[x]])"),
-            None,
-            "a CA after a non-ASCII byte"
-        );
-        assert_eq!(
-            declared_charset(b"(;XCA[GBK]CA[SJIS])").unwrap().value,
-            b"SJIS"
-        );
+        assert_eq!(declared_charset(b"(;PB[\xb9CA[x]])"), None, "a CA after a non-ASCII byte");
+        assert_eq!(declared_charset(b"(;XCA[GBK]CA[SJIS])").unwrap().value, b"SJIS");
         assert_eq!(declared_charset(b"(;CA[UTF-8"), None, "unclosed");
         assert_eq!(declared_charset(b""), None);
         assert_eq!(declared_charset(b"CA"), None);
@@ -1207,29 +999,14 @@ mod tests {
     }
 
     const CJK_SAMPLES: &[(&str, &str)] = &[
-        (
-            "GB2312",
-            "围棋是一种古老的游戏，从被遗忘的中国起源先传到东亚其他地区。",
-        ),
+        ("GB2312", "围棋是一种古老的游戏，从被遗忘的中国起源先传到东亚其他地区。"),
         ("GBK", "围棋是一种古老的游戏，黑中盘胜。"),
         ("GB18030", "围棋是一种古老的游戏，白胜一又四分之三子。"),
         ("Big5", "圍棋是一種古老的遊戲，從其被遺忘的中國起源開始。"),
-        (
-            "Shift_JIS",
-            "囲碁は古代のゲームであり、中国での起源を忘れてから広がりました。",
-        ),
-        (
-            "EUC-JP",
-            "囲碁は古代のゲームであり、中国での起源を忘れてから広がりました。",
-        ),
-        (
-            "ISO-2022-JP",
-            "囲碁は古代のゲームであり、中国での起源を忘れてから広がりました。",
-        ),
-        (
-            "EUC-KR",
-            "바둑은 중국에서 잊혀진 기원에서 처음에는 동아시아로 퍼진 고대 게임입니다.",
-        ),
+        ("Shift_JIS", "囲碁は古代のゲームであり、中国での起源を忘れてから広がりました。"),
+        ("EUC-JP", "囲碁は古代のゲームであり、中国での起源を忘れてから広がりました。"),
+        ("ISO-2022-JP", "囲碁は古代のゲームであり、中国での起源を忘れてから広がりました。"),
+        ("EUC-KR", "바둑은 중국에서 잊혀진 기원에서 처음에는 동아시아로 퍼진 고대 게임입니다."),
     ];
 
     const SINGLE_BYTE_SAMPLES: &[(&str, &str)] = &[
@@ -1238,14 +1015,8 @@ mod tests {
         ("windows-1252", "Œuvre “quoted” – €5"),
         ("ISO-8859-15", "Ÿ Œœ € Šš Žž"),
         ("macintosh", "Ää Àà Ââ ƒ ‰ ™"),
-        (
-            "windows-1251",
-            "Го - древняя игра, которая распространилась по всему миру.",
-        ),
-        (
-            "KOI8-R",
-            "Го - древняя игра, которая распространилась по всему миру.",
-        ),
+        ("windows-1251", "Го - древняя игра, которая распространилась по всему миру."),
+        ("KOI8-R", "Го - древняя игра, которая распространилась по всему миру."),
     ];
 
     #[test]
@@ -1272,11 +1043,7 @@ mod tests {
             let expected = if enc == GB18030 { GBK } else { enc };
             assert_eq!(d.encoding, expected, "{label}");
             assert_eq!(codes(&d), [Code::CharsetDetected], "{label}");
-            assert!(
-                d.diagnostics[0].message.contains(expected.name()),
-                "{:?}",
-                d.diagnostics
-            );
+            assert!(d.diagnostics[0].message.contains(expected.name()), "{:?}", d.diagnostics);
             check_offsets(&d);
         }
     }
@@ -1374,11 +1141,7 @@ mod tests {
         assert_eq!(codes(&d), [Code::CharsetMismatch]);
         let m = &d.diagnostics[0];
         assert_eq!(m.offset, 2);
-        assert!(
-            m.message.contains("windows-1252") && m.message.contains("UTF-8"),
-            "{}",
-            m.message
-        );
+        assert!(m.message.contains("windows-1252") && m.message.contains("UTF-8"), "{}", m.message);
         // All ASCII: nothing to say.
         let d = decode(b"(;CA[ISO-8859-1]PB[Muller])", None);
         assert!(d.diagnostics.is_empty());
@@ -1414,48 +1177,33 @@ mod tests {
     #[test]
     fn fox_like_damaged_utf8() {
         // 洁 is E6 B4 81 and 刘 E5 88 98; the Fox server turned 81 and 88 into '?'.
-        let mut bytes = "(;GM[1]FF[4]PB[柯洁]PW[刘星]BR[P9段]WR[P7段]KM[375];B[pd])"
-            .as_bytes()
-            .to_vec();
+        let mut bytes = "(;GM[1]FF[4]PB[柯洁]PW[刘星]BR[P9段]WR[P7段]KM[375];B[pd])".as_bytes().to_vec();
         let p = bytes.windows(3).position(|w| w == "洁".as_bytes()).unwrap();
         bytes[p + 2] = b'?';
         let q = bytes.windows(3).position(|w| w == "刘".as_bytes()).unwrap();
         bytes[q + 1] = b'?';
         let d = decode(&bytes, None);
         assert_eq!(d.encoding, UTF_8);
-        assert_eq!(
-            d.text,
-            "(;GM[1]FF[4]PB[柯\u{FFFD}?]PW[\u{FFFD}?\u{FFFD}星]BR[P9段]WR[P7段]KM[375];B[pd])"
-        );
+        assert_eq!(d.text, "(;GM[1]FF[4]PB[柯\u{FFFD}?]PW[\u{FFFD}?\u{FFFD}星]BR[P9段]WR[P7段]KM[375];B[pd])");
         assert_eq!(codes(&d), [Code::InvalidBytes; 3]);
-        assert!(
-            d.diagnostics[0].message.contains("E6 B4"),
-            "{}",
-            d.diagnostics[0].message
-        );
+        assert!(d.diagnostics[0].message.contains("E6 B4"), "{}", d.diagnostics[0].message);
         check_offsets(&d);
 
         // A name cut at the end of a value, CA[UTF-8] declared (chardetng
         // alone would say Shift_JIS).
-        let mut bytes = "(;CA[UTF-8]PB[虎虎有生气]BR[9段]PW[东方明"
-            .as_bytes()
-            .to_vec();
+        let mut bytes = "(;CA[UTF-8]PB[虎虎有生气]BR[9段]PW[东方明".as_bytes().to_vec();
         bytes.extend_from_slice(&"珠".as_bytes()[..2]);
         bytes.extend_from_slice(b"]WR[9\xe6\xae\xb5])");
         let d = decode(&bytes, None);
         assert_eq!(d.encoding, UTF_8);
-        assert_eq!(
-            d.text,
-            "(;CA[UTF-8]PB[虎虎有生气]BR[9段]PW[东方明\u{FFFD}]WR[9段])"
-        );
+        assert_eq!(d.text, "(;CA[UTF-8]PB[虎虎有生气]BR[9段]PW[东方明\u{FFFD}]WR[9段])");
         assert_eq!(codes(&d), [Code::InvalidBytes]);
         check_offsets(&d);
     }
 
     #[test]
     fn damaged_legacy_cjk_keeps_its_charset() {
-        let comment =
-            "围棋是一种古老的游戏，从被遗忘的中国起源先传到东亚其他地区，然后传到整个世界。";
+        let comment = "围棋是一种古老的游戏，从被遗忘的中国起源先传到东亚其他地区，然后传到整个世界。";
         // Declared GBK, one bad byte (0xFF is never valid in GBK).
         let mut bytes = encode(GBK, &format!("(;CA[GBK]PB[古力]C[{comment}"));
         bytes.push(0xFF);
@@ -1463,10 +1211,7 @@ mod tests {
         let d = decode(&bytes, None);
         assert_eq!(d.encoding, GBK);
         assert_eq!(codes(&d), [Code::InvalidBytes]);
-        assert_eq!(
-            d.text,
-            format!("(;CA[GBK]PB[古力]C[{comment}\u{FFFD}{comment}])")
-        );
+        assert_eq!(d.text, format!("(;CA[GBK]PB[古力]C[{comment}\u{FFFD}{comment}])"));
         check_offsets(&d);
         // Undeclared: the detector drops GBK on any error; rescued.
         let d = decode(&bytes[9..], None);
@@ -1556,18 +1301,10 @@ mod tests {
         bytes.extend_from_slice(b"])");
         for forced in [None, Some(UTF_8), Some(GBK), Some(SHIFT_JIS)] {
             let d = decode(&bytes, forced);
-            let invalid: Vec<_> = d
-                .diagnostics
-                .iter()
-                .filter(|d| d.code == Code::InvalidBytes)
-                .collect();
+            let invalid: Vec<_> = d.diagnostics.iter().filter(|d| d.code == Code::InvalidBytes).collect();
             if forced.is_some() {
                 assert_eq!(invalid.len(), MAX_INVALID_REPORTS + 1, "{forced:?}");
-                assert!(
-                    invalid[MAX_INVALID_REPORTS].message.contains("990 more"),
-                    "{}",
-                    invalid[10].message
-                );
+                assert!(invalid[MAX_INVALID_REPORTS].message.contains("990 more"), "{}", invalid[10].message);
             }
             assert!(invalid.len() <= MAX_INVALID_REPORTS + 1);
             check_offsets(&d);
@@ -1578,10 +1315,7 @@ mod tests {
     struct Lcg(u64);
     impl Lcg {
         fn next(&mut self) -> u64 {
-            self.0 = self
-                .0
-                .wrapping_mul(6364136223846793005)
-                .wrapping_add(1442695040888963407);
+            self.0 = self.0.wrapping_mul(6364136223846793005).wrapping_add(1442695040888963407);
             self.0 >> 33
         }
     }
@@ -1606,14 +1340,7 @@ mod tests {
             encoding_rs::X_USER_DEFINED,
         ]
         .to_vec();
-        let mut inputs: Vec<Vec<u8>> = vec![
-            vec![],
-            b"C".to_vec(),
-            b"CA[".to_vec(),
-            vec![0],
-            vec![0xFF],
-            vec![0xFE, 0xFF, 0],
-        ];
+        let mut inputs: Vec<Vec<u8>> = vec![vec![], b"C".to_vec(), b"CA[".to_vec(), vec![0], vec![0xFF], vec![0xFE, 0xFF, 0]];
         for b in 0..=255u8 {
             inputs.push(vec![b]);
             inputs.push(vec![b, 0]);
@@ -1627,17 +1354,8 @@ mod tests {
                 let mut v: Vec<u8> = (0..len).map(|_| rng.next() as u8).collect();
                 inputs.push(v.clone());
                 // Random bytes inside SGF-looking text, with a random CA.
-                let labels = [
-                    "UTF-8",
-                    "GB2312",
-                    "SJIS",
-                    "Big5",
-                    "UTF-16",
-                    "foo",
-                    "ISO-2022-JP",
-                ];
-                let mut s =
-                    format!("(;CA[{}]C[", labels[rng.next() as usize % labels.len()]).into_bytes();
+                let labels = ["UTF-8", "GB2312", "SJIS", "Big5", "UTF-16", "foo", "ISO-2022-JP"];
+                let mut s = format!("(;CA[{}]C[", labels[rng.next() as usize % labels.len()]).into_bytes();
                 s.append(&mut v);
                 s.extend_from_slice(b"])");
                 inputs.push(s);
@@ -1646,11 +1364,7 @@ mod tests {
         for input in &inputs {
             let d = decode(input, None);
             check_offsets(&d);
-            assert!(
-                d.diagnostics.len() <= MAX_INVALID_REPORTS + 4,
-                "{:?}",
-                d.diagnostics
-            );
+            assert!(d.diagnostics.len() <= MAX_INVALID_REPORTS + 4, "{:?}", d.diagnostics);
             for &enc in &all {
                 let d = decode(input, Some(enc));
                 check_offsets(&d);
@@ -1675,90 +1389,25 @@ mod tests {
     fn fixtures() {
         let dir = manifest_dir().join("fixtures/charset");
         let cases: &[(&str, &Encoding, &[Code], &[&str])] = &[
-            (
-                "gb2312-declared.sgf",
-                GBK,
-                &[],
-                &["PB[古力]", "PW[柯洁]", "C[围棋是一种古老的游戏]"],
-            ),
+            ("gb2312-declared.sgf", GBK, &[], &["PB[古力]", "PW[柯洁]", "C[围棋是一种古老的游戏]"]),
             ("gbk-trail-bytes.sgf", GBK, &[], &["PB[乗乚]", "C[乗乚乗]"]),
-            (
-                "shift-jis-no-ca.sgf",
-                SHIFT_JIS,
-                &[Code::CharsetDetected],
-                &["PB[井山裕太]", "EV[表彰式]", "C[囲碁は楽しい。評価]"],
-            ),
-            (
-                "euc-kr-declared.sgf",
-                EUC_KR,
-                &[],
-                &["PB[이세돌]", "C[바둑은 재미있다]"],
-            ),
-            (
-                "big5-declared.sgf",
-                BIG5,
-                &[],
-                &["PB[周俊勳]", "C[圍棋是一種古老的遊戲，也]"],
-            ),
-            (
-                "latin1-declared-but-utf8.sgf",
-                UTF_8,
-                &[Code::CharsetMismatch],
-                &["PB[Müller]", "C[Très bien joué]"],
-            ),
-            (
-                "latin1-declared.sgf",
-                WINDOWS_1252,
-                &[],
-                &["PB[Müller]", "PW[Hrabánek]"],
-            ),
+            ("shift-jis-no-ca.sgf", SHIFT_JIS, &[Code::CharsetDetected], &["PB[井山裕太]", "EV[表彰式]", "C[囲碁は楽しい。評価]"]),
+            ("euc-kr-declared.sgf", EUC_KR, &[], &["PB[이세돌]", "C[바둑은 재미있다]"]),
+            ("big5-declared.sgf", BIG5, &[], &["PB[周俊勳]", "C[圍棋是一種古老的遊戲，也]"]),
+            ("latin1-declared-but-utf8.sgf", UTF_8, &[Code::CharsetMismatch], &["PB[Müller]", "C[Très bien joué]"]),
+            ("latin1-declared.sgf", WINDOWS_1252, &[], &["PB[Müller]", "PW[Hrabánek]"]),
             (
                 "fox-truncated-utf8.sgf",
                 UTF_8,
                 &[Code::InvalidBytes, Code::InvalidBytes, Code::InvalidBytes],
-                &[
-                    "GN[第4届梦百合杯]",
-                    "PB[柯\u{FFFD}?]",
-                    "PW[\u{FFFD}?\u{FFFD}星]",
-                    "BR[P9段]",
-                ],
+                &["GN[第4届梦百合杯]", "PB[柯\u{FFFD}?]", "PW[\u{FFFD}?\u{FFFD}星]", "BR[P9段]"],
             ),
-            (
-                "utf16le-bom.sgf",
-                UTF_16LE,
-                &[Code::ByteOrderMark],
-                &["(;GM[1]", "PB[古力]"],
-            ),
-            (
-                "utf16be-no-bom.sgf",
-                UTF_16BE,
-                &[Code::CharsetDetected],
-                &["(;GM[1]", "PB[古力]"],
-            ),
-            (
-                "utf8-bom.sgf",
-                UTF_8,
-                &[Code::ByteOrderMark],
-                &["(;GM[1]", "PB[古力]"],
-            ),
-            (
-                "unknown-ca.sgf",
-                UTF_8,
-                &[Code::UnknownCharset],
-                &["CA[FOO-42]"],
-            ),
-            (
-                "multiple-charsets.sgf",
-                UTF_8,
-                &[Code::MultipleCharsets],
-                &["PB[古力]"],
-            ),
-            (
-                "iso-2022-jp-no-ca.sgf",
-                ISO_2022_JP,
-                &[Code::CharsetDetected],
-                &["PB[井山裕太]", "C[囲碁は楽しい]"],
-            ),
+            ("utf16le-bom.sgf", UTF_16LE, &[Code::ByteOrderMark], &["(;GM[1]", "PB[古力]"]),
+            ("utf16be-no-bom.sgf", UTF_16BE, &[Code::CharsetDetected], &["(;GM[1]", "PB[古力]"]),
+            ("utf8-bom.sgf", UTF_8, &[Code::ByteOrderMark], &["(;GM[1]", "PB[古力]"]),
+            ("unknown-ca.sgf", UTF_8, &[Code::UnknownCharset], &["CA[FOO-42]"]),
+            ("multiple-charsets.sgf", UTF_8, &[Code::MultipleCharsets], &["PB[古力]"]),
+            ("iso-2022-jp-no-ca.sgf", ISO_2022_JP, &[Code::CharsetDetected], &["PB[井山裕太]", "C[囲碁は楽しい]"]),
         ];
         for &(name, enc, expected_codes, snippets) in cases {
             let bytes = read(&dir.join(name));
@@ -1768,11 +1417,7 @@ mod tests {
             for s in snippets {
                 assert!(d.text.contains(s), "{name}: {s} not in {:?}", d.text);
             }
-            assert!(
-                d.text.starts_with("(;GM[1]FF[4]SZ[19]"),
-                "{name}: {:?}",
-                d.text
-            );
+            assert!(d.text.starts_with("(;GM[1]FF[4]SZ[19]"), "{name}: {:?}", d.text);
             check_offsets(&d);
         }
     }
@@ -1809,46 +1454,23 @@ mod tests {
             (d.encoding, d.text.into_owned(), d.diagnostics)
         };
         // Comment of the second move: "... is fun".
-        for (file, enc, word) in [
-            ("chinese.sgf", GBK, "围棋"),
-            ("japanese.sgf", SHIFT_JIS, "囲碁"),
-            ("korean.sgf", EUC_KR, "바둑"),
-        ] {
+        for (file, enc, word) in [("chinese.sgf", GBK, "围棋"), ("japanese.sgf", SHIFT_JIS, "囲碁"), ("korean.sgf", EUC_KR, "바둑")] {
             let (e, text, diags) = dec(sabaki.join(file));
             assert_eq!(e, enc, "{file}");
             assert!(diags.is_empty(), "{file}: {diags:?}");
-            assert_eq!(
-                prop(&text, "C"),
-                Some(format!("{word} is fun").as_str()),
-                "{file}"
-            );
+            assert_eq!(prop(&text, "C"), Some(format!("{word} is fun").as_str()), "{file}");
         }
         let (_, text, _) = dec(sabaki.join("chinese.sgf"));
-        assert_eq!(
-            (prop(&text, "PB"), prop(&text, "PW")),
-            (Some("古力"), Some("柯洁"))
-        );
+        assert_eq!((prop(&text, "PB"), prop(&text, "PW")), (Some("古力"), Some("柯洁")));
         let (_, text, _) = dec(sabaki.join("japanese.sgf"));
-        assert_eq!(
-            (prop(&text, "PB"), prop(&text, "PW")),
-            (Some("井山 裕太"), Some("山下 敬吾"))
-        );
+        assert_eq!((prop(&text, "PB"), prop(&text, "PW")), (Some("井山 裕太"), Some("山下 敬吾")));
         let (_, text, _) = dec(sabaki.join("korean.sgf"));
-        assert_eq!(
-            (prop(&text, "PB"), prop(&text, "PW")),
-            (Some("이세돌"), Some("박정환"))
-        );
+        assert_eq!((prop(&text, "PB"), prop(&text, "PW")), (Some("이세돌"), Some("박정환")));
 
         let (e, text, diags) = dec(sabaki.join("no-ca.sgf"));
         assert_eq!(e, GBK);
-        assert!(
-            prop(&text, "C").unwrap().starts_with("【第三型】"),
-            "{text}"
-        );
-        assert_eq!(
-            diags.iter().map(|d| d.code).collect::<Vec<_>>(),
-            [Code::CharsetDetected]
-        );
+        assert!(prop(&text, "C").unwrap().starts_with("【第三型】"), "{text}");
+        assert_eq!(diags.iter().map(|d| d.code).collect::<Vec<_>>(), [Code::CharsetDetected]);
 
         let (e, text, _) = dec(sabaki.join("encoding/nihon-kiin.sgf"));
         assert_eq!(e, SHIFT_JIS);
@@ -1857,28 +1479,18 @@ mod tests {
 
         let (e, text, _) = dec(sabaki.join("utf16le.sgf"));
         assert_eq!(e, UTF_16LE);
-        assert!(
-            text.trim_start().starts_with("(") && text[..20].contains(";GM[1]"),
-            "{:?}",
-            &text[..40]
-        );
+        assert!(text.trim_start().starts_with("(") && text[..20].contains(";GM[1]"), "{:?}", &text[..40]);
         assert_eq!(prop(&text, "PW"), Some("Go Seigen"));
 
         let (e, text, diags) = dec(sabaki.join("utf8bom.sgf"));
         assert_eq!(e, UTF_8);
         assert!(text.starts_with('('));
-        assert_eq!(
-            diags.iter().map(|d| d.code).collect::<Vec<_>>(),
-            [Code::ByteOrderMark]
-        );
+        assert_eq!(diags.iter().map(|d| d.code).collect::<Vec<_>>(), [Code::ByteOrderMark]);
 
         // MS_KANJI names Shift_JIS, but the bytes are UTF-8 (already mangled): no panic.
         let (e, _, diags) = dec(sabaki.join("japanese_bad.sgf"));
         assert_eq!(e, UTF_8);
-        assert_eq!(
-            diags.iter().map(|d| d.code).collect::<Vec<_>>(),
-            [Code::CharsetMismatch]
-        );
+        assert_eq!(diags.iter().map(|d| d.code).collect::<Vec<_>>(), [Code::CharsetMismatch]);
 
         let (e, _, diags) = dec(sabaki.join("complex.sgf"));
         assert_eq!(e, UTF_8);
@@ -1905,28 +1517,12 @@ mod tests {
             ("encoding-korean-macos.sgf", EUC_KR, &[ko]),
             ("encoding-cyrillic-windows.sgf", WINDOWS_1251, &[ru]),
             ("encoding-western-isolatin1.sgf", WINDOWS_1252, &[latin]),
-            (
-                "encoding-western-windowslatin1.sgf",
-                WINDOWS_1252,
-                &[latin, "Ÿ Œœ €", "Šš Žž", "ƒ ‰ ™"],
-            ),
-            (
-                "encoding-western-isolatin9.sgf",
-                ISO_8859_15,
-                &[latin, "Ÿ Œœ €", "Šš Žž"],
-            ),
-            (
-                "encoding-western-macosroman.sgf",
-                MACINTOSH,
-                &[latin, "Ÿ Œœ €", "ƒ ‰ ™"],
-            ),
+            ("encoding-western-windowslatin1.sgf", WINDOWS_1252, &[latin, "Ÿ Œœ €", "Šš Žž", "ƒ ‰ ™"]),
+            ("encoding-western-isolatin9.sgf", ISO_8859_15, &[latin, "Ÿ Œœ €", "Šš Žž"]),
+            ("encoding-western-macosroman.sgf", MACINTOSH, &[latin, "Ÿ Œœ €", "ƒ ‰ ™"]),
             ("encoding-utf8-nobom.sgf", UTF_8, &[zh, tw, ja, ko, ru]),
             ("encoding-utf8-withbom.sgf", UTF_8, &[zh, tw, ja, ko, ru]),
-            (
-                "encoding-utf16-withbom.sgf",
-                UTF_16BE,
-                &[zh, tw, ja, ko, ru],
-            ),
+            ("encoding-utf16-withbom.sgf", UTF_16BE, &[zh, tw, ja, ko, ru]),
             ("encoding-utf16-nobom.sgf", UTF_16BE, &[zh, tw, ja, ko, ru]),
         ];
         for &(file, enc, samples) in cases {
@@ -1937,10 +1533,7 @@ mod tests {
                 assert!(text.contains(&format!("C[{s}]")), "{file}: {s}");
             }
             for d in &diags {
-                assert!(
-                    matches!(d.code, Code::ByteOrderMark | Code::CharsetDetected),
-                    "{file}: {d:?}"
-                );
+                assert!(matches!(d.code, Code::ByteOrderMark | Code::CharsetDetected), "{file}: {d:?}");
             }
         }
     }
@@ -1962,29 +1555,16 @@ mod tests {
             let d = decode(&bytes, None);
             check_offsets(&d);
             assert_eq!(d.encoding, UTF_8, "{}: {:?}", path.display(), d.diagnostics);
-            assert!(
-                d.diagnostics.iter().all(|d| d.code == Code::InvalidBytes),
-                "{}",
-                path.display()
-            );
+            assert!(d.diagnostics.iter().all(|d| d.code == Code::InvalidBytes), "{}", path.display());
             files += 1;
             damaged += (!d.diagnostics.is_empty()) as usize;
             // Ranks (9段, P9段, 2级) have no byte in 0x80-0x9F: always intact.
             let rank = prop(&d.text, "BR").unwrap_or_default();
             assert!(rank.ends_with(['段', '级']), "{}: {rank}", path.display());
-            let names = format!(
-                "{}{}",
-                prop(&d.text, "PB").unwrap_or(""),
-                prop(&d.text, "PW").unwrap_or("")
-            );
-            han += names
-                .chars()
-                .filter(|c| ('\u{4E00}'..='\u{9FFF}').contains(c))
-                .count();
+            let names = format!("{}{}", prop(&d.text, "PB").unwrap_or(""), prop(&d.text, "PW").unwrap_or(""));
+            han += names.chars().filter(|c| ('\u{4E00}'..='\u{9FFF}').contains(c)).count();
         }
-        eprintln!(
-            "corpus_fox_sample: {files} files, {damaged} with invalid bytes, {han} Han characters in names"
-        );
+        eprintln!("corpus_fox_sample: {files} files, {damaged} with invalid bytes, {han} Han characters in names");
         assert!(han > files, "names should mostly decode as Chinese");
     }
 }

@@ -818,12 +818,20 @@ mod tests {
         assert_eq!(
             detail(&c),
             [
-                "None@1", " GM@2 [\"1@4\"]",
-                "Some(0)@8", " B@9 [\"pd@10\"]",
-                "Some(1)@15", " W@16 [\"@17\"]",
-                "Some(2)@20", " B@21 [\"tt@22\"]", " C@26 [\"x@27\"]",
-                "Some(3)@30", " AB@31 [\"aa@33\", \"bb@37\"]",
-                "Some(4)@42", " W@43 [\"dd@44\"]", " LB@48 [\"dd:1@50\"]",
+                "None@1",
+                " GM@2 [\"1@4\"]",
+                "Some(0)@8",
+                " B@9 [\"pd@10\"]",
+                "Some(1)@15",
+                " W@16 [\"@17\"]",
+                "Some(2)@20",
+                " B@21 [\"tt@22\"]",
+                " C@26 [\"x@27\"]",
+                "Some(3)@30",
+                " AB@31 [\"aa@33\", \"bb@37\"]",
+                "Some(4)@42",
+                " W@43 [\"dd@44\"]",
+                " LB@48 [\"dd:1@50\"]",
             ]
         );
     }
@@ -833,8 +841,20 @@ mod tests {
         // Each case once as written and once with a plain move before it,
         // so that the fast path hands over mid-sequence.
         let cases = [
-            ";B[p\\]d]", ";B[p[d]]", ";B[pd];", ";B[pd]junk;W[aa]", ";B[pd](;W[aa])(;W[bb])", ";b[pd]", ";Black[pd]",
-            ";B[pd]\x0c;W[aa]", ";B[pd][qq]", ";B[pd] [qq]", ";[pd]", ";B[pd]\n\n;W[aa]", ";B[pd]\n(;W[aa])", ";B[pd]",
+            ";B[p\\]d]",
+            ";B[p[d]]",
+            ";B[pd];",
+            ";B[pd]junk;W[aa]",
+            ";B[pd](;W[aa])(;W[bb])",
+            ";b[pd]",
+            ";Black[pd]",
+            ";B[pd]\x0c;W[aa]",
+            ";B[pd][qq]",
+            ";B[pd] [qq]",
+            ";[pd]",
+            ";B[pd]\n\n;W[aa]",
+            ";B[pd]\n(;W[aa])",
+            ";B[pd]",
         ];
         for case in cases {
             for text in [format!("(;GM[1]{case})"), format!("(;GM[1];W[aa]\n{case})"), format!("(;GM[1];W[aa]{case}")] {

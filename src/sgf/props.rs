@@ -11,8 +11,8 @@
 //! module.
 
 use std::borrow::Cow;
-use std::sync::OnceLock;
 use std::fmt::{self, Write as _};
+use std::sync::OnceLock;
 
 use serde::Serialize;
 
@@ -225,10 +225,7 @@ pub fn parse_point_or_rectangle(value: &str) -> Result<(Point, Point), ValueErro
     match value.split_once(':') {
         None => Point::parse(value).map(|p| (p, p)),
         Some((a, b)) => match (Point::parse(a), Point::parse(b)) {
-            (Ok(a), Ok(b)) => Ok((
-                Point { x: a.x.min(b.x), y: a.y.min(b.y) },
-                Point { x: a.x.max(b.x), y: a.y.max(b.y) },
-            )),
+            (Ok(a), Ok(b)) => Ok((Point { x: a.x.min(b.x), y: a.y.min(b.y) }, Point { x: a.x.max(b.x), y: a.y.max(b.y) })),
             _ => Err(ValueError::new(value, "a rectangle must be two points joined by ':' (aa:cc)")),
         },
     }
@@ -267,11 +264,7 @@ pub fn parse_elist_of_point<'a>(values: impl Iterator<Item = &'a str> + Clone) -
         empty |= v.is_empty();
     }
     if empty {
-        return if count == 1 {
-            Ok(Vec::new())
-        } else {
-            Err(ValueError::new("", "an empty value must be the only value of its property"))
-        };
+        return if count == 1 { Ok(Vec::new()) } else { Err(ValueError::new("", "an empty value must be the only value of its property")) };
     }
     parse_point_list(values)
 }
@@ -687,9 +680,7 @@ pub fn check_value(info: &PropInfo, value: &str, size: BoardSize) -> Result<(), 
         },
         ValueType::ComposedPointSimpleText => match value.split_once(':') {
             None => Err(ValueError::new(value, "expected a point, ':' and a label (aa:text)")),
-            Some((p, _)) => Point::parse(p)
-                .map(drop)
-                .map_err(|_| ValueError::new(value, "expected a point, ':' and a label (aa:text)")),
+            Some((p, _)) => Point::parse(p).map(drop).map_err(|_| ValueError::new(value, "expected a point, ':' and a label (aa:text)")),
         },
         ValueType::ComposedNumberNumber => BoardSize::parse(value).map(drop),
         ValueType::ComposedSimpleTextSimpleText => match value.split_once(':') {
@@ -1219,18 +1210,7 @@ mod tests {
         );
         let s = summary(&g);
         let moves: Vec<_> = s.moves.iter().map(|m| (m.color.as_str(), m.point.as_deref())).collect();
-        assert_eq!(
-            moves,
-            [
-                ("B", Some("aa")),
-                ("W", Some("pd")),
-                ("B", None),
-                ("W", None),
-                ("B", Some("dundefined")),
-                ("W", Some("ss")),
-                ("B", Some("qq")),
-            ]
-        );
+        assert_eq!(moves, [("B", Some("aa")), ("W", Some("pd")), ("B", None), ("W", None), ("B", Some("dundefined")), ("W", Some("ss")), ("B", Some("qq")),]);
         let json = serde_json::to_value(&s).unwrap();
         assert_eq!(
             json,
@@ -1269,10 +1249,7 @@ mod tests {
         assert_eq!(s.board_size, BoardSize::square(19));
         assert_eq!(s.black, None);
         assert_eq!(s.komi, Some(-3.0));
-        assert_eq!(
-            s.to_string(),
-            "Black: ?\nWhite: ?\nSize: 19x19\nKomi: -3\nHandicap: 0\nRules: ?\nDate: ?\nResult: ?\nMoves: 0\n"
-        );
+        assert_eq!(s.to_string(), "Black: ?\nWhite: ?\nSize: 19x19\nKomi: -3\nHandicap: 0\nRules: ?\nDate: ?\nResult: ?\nMoves: 0\n");
         let s = summary(&game("(;SZ[19:9]PW[x]WR[3k])"));
         assert!(s.to_string().contains("White: x (3k)\nSize: 19x9\n"));
     }

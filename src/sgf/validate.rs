@@ -117,11 +117,7 @@ impl Checker {
     }
 
     fn mixed(&mut self, setup: Property<'_>, mv: Property<'_>, offset: u32) {
-        let message = format!(
-            "node holds both a move ({}) and setup ({}): setup belongs in a node of its own",
-            mv.id(),
-            setup.id()
-        );
+        let message = format!("node holds both a move ({}) and setup ({}): setup belongs in a node of its own", mv.id(), setup.id());
         self.push(Code::MixedMoveAndSetup, offset, message);
     }
 
@@ -266,9 +262,7 @@ impl Checker {
         let feature = match info.id {
             "SZ" if first.contains(':') => "a rectangular board size (columns:rows)",
             "VW" | "DD" | "TB" | "TW" if first.is_empty() && prop.value_count() == 1 => "an empty list []",
-            "B" | "W" if first.is_empty() && matches!(props::parse_move(first, self.size), Ok(Move::Pass)) => {
-                "a pass written [] (older formats write [tt])"
-            }
+            "B" | "W" if first.is_empty() && matches!(props::parse_move(first, self.size), Ok(Move::Pass)) => "a pass written [] (older formats write [tt])",
             _ => return,
         };
         let message = format!("{}: {feature} is an FF[4] feature, but the file says FF[{ff}]", shown(prop));
@@ -309,10 +303,7 @@ mod tests {
     /// (code, severity, message) of the property checks of the first game.
     fn check(sgf: &str) -> Vec<(&'static str, Severity, String)> {
         let parsed = parse_str(sgf);
-        check_properties(&parsed.collection.games[0])
-            .into_iter()
-            .map(|d| (d.code.name(), d.severity, d.message))
-            .collect()
+        check_properties(&parsed.collection.games[0]).into_iter().map(|d| (d.code.name(), d.severity, d.message)).collect()
     }
 
     fn codes(sgf: &str) -> Vec<&'static str> {
@@ -344,10 +335,7 @@ mod tests {
         // Reported once per identifier, however many repeats.
         assert_eq!(codes("(;C[a]C[b]C[c]N[x])"), ["duplicate-property"]);
         // B and W in one node: two moves.
-        assert_eq!(
-            check("(;GM[1];B [aa] W[ab])"),
-            [("duplicate-property", Severity::Warning, "B and W in one node: a node holds at most one move".into())]
-        );
+        assert_eq!(check("(;GM[1];B [aa] W[ab])"), [("duplicate-property", Severity::Warning, "B and W in one node: a node holds at most one move".into())]);
         // Many properties take the hashing path.
         let many: String = (0..70).map(|i| format!("X{}[{i}]", (b'A' + (i % 26) as u8) as char)).collect();
         let found = codes(&format!("(;{many})"));
@@ -417,10 +405,7 @@ mod tests {
             ]
         );
         let long = "X".repeat(102);
-        assert_eq!(
-            check(&format!("(;{long}[long prop id])"))[0].2,
-            "unknown property XXXXXXXXXXXXXXXXXXXX... (102 letters): not part of SGF FF[4] for Go"
-        );
+        assert_eq!(check(&format!("(;{long}[long prop id])"))[0].2, "unknown property XXXXXXXXXXXXXXXXXXXX... (102 letters): not part of SGF FF[4] for Go");
         // Old properties: info, unless the file says FF[1]-FF[3].
         assert_eq!(
             check("(;FF[4];L[aa]M[dd];SC[aa])"),
@@ -444,11 +429,7 @@ mod tests {
     fn root_property_outside_root() {
         assert_eq!(
             check("(;FF[4];SZ[12]\nRE[john wins])"),
-            [(
-                "root-property-outside-root",
-                Severity::Warning,
-                "SZ[12] outside the root node: root properties belong in the first node".into()
-            )]
+            [("root-property-outside-root", Severity::Warning, "SZ[12] outside the root node: root properties belong in the first node".into())]
         );
         assert_eq!(codes("(;B[aa];FF[4]GM[1]CA[UTF-8]AP[a:b]ST[1])").len(), 5);
         assert_eq!(codes("(;B[aa](;W[bb])(;SZ[9]))"), ["root-property-outside-root"]);
@@ -458,11 +439,7 @@ mod tests {
     fn mixed_move_and_setup() {
         assert_eq!(
             check("(;N[main];B[fg] AB[ss][rs])"),
-            [(
-                "mixed-move-and-setup",
-                Severity::Warning,
-                "node holds both a move (B) and setup (AB): setup belongs in a node of its own".into()
-            )]
+            [("mixed-move-and-setup", Severity::Warning, "node holds both a move (B) and setup (AB): setup belongs in a node of its own".into())]
         );
         assert_eq!(codes("(;AE[aa]W[ba])"), ["mixed-move-and-setup"]);
         assert_eq!(codes("(;PL[B]AW[aa]B[bb]W[cc])"), ["mixed-move-and-setup", "duplicate-property"]);
@@ -483,9 +460,7 @@ mod tests {
 
     #[test]
     fn newer_features_in_older_formats() {
-        let infos = |sgf: &str| -> Vec<String> {
-            check(sgf).into_iter().filter(|(_, s, _)| *s == Severity::Info).map(|(_, _, m)| m).collect()
-        };
+        let infos = |sgf: &str| -> Vec<String> { check(sgf).into_iter().filter(|(_, s, _)| *s == Severity::Info).map(|(_, _, m)| m).collect() };
         assert_eq!(
             infos("(;FF[1]SZ[19:25];VW[][aa];VW[])"),
             [
