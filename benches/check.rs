@@ -29,7 +29,7 @@ use std::path::{Path, PathBuf};
 use std::time::{Duration, Instant};
 
 mod common;
-use common::{cpu_model, utc_now};
+use common::{collect_sgf, cpu_model, utc_now};
 
 use kifu::check::{CheckOptions, check_bytes};
 use kifu::diag::Severity;
@@ -339,23 +339,6 @@ fn measure(label: &str, kind: &'static str, data: &[Vec<u8>], paths: &[PathBuf],
         );
     }
     m
-}
-
-/// Every `*.sgf` file under `dir` (extension compared case-insensitively, so `.SGF` too).
-fn collect_sgf(dir: &Path, out: &mut Vec<PathBuf>) {
-    let Ok(entries) = std::fs::read_dir(dir) else {
-        eprintln!("check bench: cannot list {}", dir.display());
-        return;
-    };
-    for entry in entries.flatten() {
-        let path = entry.path();
-        let Ok(kind) = entry.file_type() else { continue };
-        if kind.is_dir() {
-            collect_sgf(&path, out);
-        } else if path.extension().is_some_and(|e| e.eq_ignore_ascii_case("sgf")) {
-            out.push(path);
-        }
-    }
 }
 
 /// Time the calling thread has spent on a CPU, from

@@ -21,7 +21,7 @@ use std::path::{Path, PathBuf};
 use std::time::{Duration, Instant};
 
 mod common;
-use common::{cpu_model, utc_now};
+use common::{collect_sgf, cpu_model, utc_now};
 
 use kifu::diag::Severity;
 use kifu::sgf::ParseOptions;
@@ -230,23 +230,6 @@ fn bench_set(name: &'static str, dir: &Path, runs: usize) -> Row {
         kifu_files_with_errors,
         peer_games,
         peer_nodes,
-    }
-}
-
-/// Every `*.sgf` file under `dir` (extension compared case-insensitively, so `.SGF` too).
-fn collect_sgf(dir: &Path, out: &mut Vec<PathBuf>) {
-    let Ok(entries) = std::fs::read_dir(dir) else {
-        eprintln!("parse bench: cannot list {}", dir.display());
-        return;
-    };
-    for entry in entries.flatten() {
-        let path = entry.path();
-        let Ok(kind) = entry.file_type() else { continue };
-        if kind.is_dir() {
-            collect_sgf(&path, out);
-        } else if path.extension().is_some_and(|e| e.eq_ignore_ascii_case("sgf")) {
-            out.push(path);
-        }
     }
 }
 

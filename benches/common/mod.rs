@@ -1,5 +1,6 @@
 //! What the benchmarks share: describing the machine and the moment.
 
+use std::path::{Path, PathBuf};
 use std::time::{SystemTime, UNIX_EPOCH};
 
 /// The CPU model, from /proc/cpuinfo.
@@ -25,4 +26,21 @@ pub fn utc_now() -> String {
     let m = if mp < 10 { mp + 3 } else { mp - 9 };
     let y = yoe + era * 400 + if m <= 2 { 1 } else { 0 };
     format!("{y:04}-{m:02}-{d:02} {:02}:{:02}", rem / 3600, rem % 3600 / 60)
+}
+
+/// Every `*.sgf` file under `dir` (extension compared case-insensitively, so `.SGF` too).
+pub fn collect_sgf(dir: &Path, out: &mut Vec<PathBuf>) {
+    let Ok(entries) = std::fs::read_dir(dir) else {
+        eprintln!("bench: cannot list {}", dir.display());
+        return;
+    };
+    for entry in entries.flatten() {
+        let path = entry.path();
+        let Ok(kind) = entry.file_type() else { continue };
+        if kind.is_dir() {
+            collect_sgf(&path, out);
+        } else if path.extension().is_some_and(|e| e.eq_ignore_ascii_case("sgf")) {
+            out.push(path);
+        }
+    }
 }
