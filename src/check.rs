@@ -2,6 +2,7 @@
 //! one list of located diagnostics. The batch layer (CLI) calls this per
 //! file; this module knows nothing of paths, walking or output formats.
 
+use crate::dedup;
 use crate::diag::{Code, Diagnostic, Severity};
 use crate::replay::{self, RuleOverrides};
 use crate::score::{self, ScoreOptions};
@@ -14,6 +15,8 @@ pub struct CheckOptions {
     pub rules: RuleOverrides,
     /// `--score`: also rescore each game and compare with `RE[]`.
     pub score: Option<ScoreOptions>,
+    /// Compute each game's [`dedup::fingerprint`], to find duplicates.
+    pub fingerprints: bool,
 }
 
 /// What checking one file found.
@@ -26,6 +29,17 @@ pub struct FileCheck {
     pub games: usize,
     /// B/W move properties in all games and variations.
     pub moves: usize,
+    /// With `fingerprints`: the games long enough to fingerprint.
+    pub fingerprints: Vec<GameFingerprint>,
+}
+
+/// One game's identity for duplicate detection.
+#[derive(Debug, Clone, Copy)]
+pub struct GameFingerprint {
+    pub game: usize,
+    pub key: u64,
+    /// Where the game starts, to locate a `duplicate-game` diagnostic.
+    pub offset: u32,
 }
 
 /// Parses `bytes` and checks every game in it.
@@ -33,7 +47,11 @@ pub fn check_bytes(bytes: &[u8], options: &CheckOptions) -> FileCheck {
     let parsed = sgf::parse(bytes, &options.parse);
     let mut diagnostics = parsed.diagnostics;
     let mut moves = 0;
+    let mut fingerprints = Vec::new();
     for (index, game) in parsed.collection.games.iter().enumerate() {
+        if let Some(key) = options.fingerprints.then(|| dedup::fingerprint(game)).flatten() {
+            fingerprints.push(GameFingerprint { game: index, key, offset: game.root().offset() });
+        }
         let found = sgf::validate::check_properties(game);
         let not_go = found.iter().any(|d| d.code == Code::NotGo);
         diagnostics.extend(found.into_iter().map(|d| d.in_game(index)));
@@ -49,7 +67,7 @@ pub fn check_bytes(bytes: &[u8], options: &CheckOptions) -> FileCheck {
     }
     diagnostics.sort_by_key(|d| (d.offset, d.code));
     parsed.source.locate_all(&mut diagnostics);
-    FileCheck { diagnostics, source: parsed.source, games: parsed.collection.games.len(), moves }
+    FileCheck { diagnostics, source: parsed.source, games: parsed.collection.games.len(), moves, fingerprints }
 }
 
 /// `check --score`: the rescore against `RE[]`, and Art. 14 under

@@ -63,6 +63,8 @@ codes! {
     Io = "io-error", Error, "The file could not be read.";
     EmptyFile = "empty-file", Error, "The file is empty or holds only white space.";
     NotSgf = "not-sgf", Error, "No SGF game tree was found in the file.";
+    SymlinkLoop = "symlink-loop", Warning, "A symbolic link leads back to a folder being walked; it was not followed.";
+    InternalError = "internal-error", Error, "kifu failed on this file (a bug: please report it); the other files were checked.";
     // Charsets.
     ByteOrderMark = "byte-order-mark", Info, "The file starts with a byte order mark, which was honoured.";
     UnknownCharset = "unknown-charset", Warning, "CA[] names a charset kifu does not know; another was used.";
@@ -114,6 +116,8 @@ codes! {
     KomiScaled = "komi-scaled", Info, "KM[] was written x100 (Fox); it was read as points.";
     SekiEyesCounted = "seki-eyes-counted", Info, "The record comes from a server (KGS) whose Japanese scoring counts seki eyes; kifu followed it.";
     IllegalMoveLoses = "illegal-move-loses", Info, "Under Japanese rules (Art. 14) the player who made an illegal move loses the game.";
+    // Across files.
+    DuplicateGame = "duplicate-game", Info, "The same game (same moves, up to symmetry and colours) was seen earlier in the run.";
 }
 
 impl Code {

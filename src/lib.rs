@@ -9,6 +9,7 @@
 pub mod board;
 pub mod check;
 pub mod cli;
+pub mod dedup;
 pub mod diag;
 pub mod json;
 pub mod replay;

@@ -39,6 +39,11 @@ pub struct Summary {
     pub infos: usize,
     /// Number of diagnostics per code.
     pub by_code: BTreeMap<&'static str, usize>,
+    /// Wall time of the run, when measured.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub seconds: Option<f64>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub games_per_second: Option<f64>,
 }
 
 impl Summary {
@@ -81,7 +86,17 @@ impl Summary {
         if !codes.is_empty() {
             s.push_str(&format!(" ({})", codes.join(", ")));
         }
+        if let (Some(seconds), Some(rate)) = (self.seconds, self.games_per_second) {
+            s.push_str(&format!(" in {seconds:.2} s ({rate:.0} games/s)"));
+        }
         s
+    }
+
+    /// Records the run's wall time and the rate it gives.
+    pub fn set_elapsed(&mut self, elapsed: std::time::Duration) {
+        let seconds = elapsed.as_secs_f64();
+        self.seconds = Some(seconds);
+        self.games_per_second = Some(if seconds > 0.0 { self.games as f64 / seconds } else { 0.0 });
     }
 }
 
@@ -104,13 +119,15 @@ pub struct Reporter<W: Write> {
     /// Only for `Format::Json`: whether a diagnostic was written yet.
     first: bool,
     pub summary: Summary,
-    /// Print the summary line (text) at the end.
+    /// Print only errors and no summary line (text).
     pub quiet: bool,
+    /// Print no diagnostic, only the summary.
+    pub summary_only: bool,
 }
 
 impl<W: Write> Reporter<W> {
     pub fn new(format: Format, out: W) -> Reporter<W> {
-        Reporter { format, out, first: true, summary: Summary::default(), quiet: false }
+        Reporter { format, out, first: true, summary: Summary::default(), quiet: false, summary_only: false }
     }
 
     fn begin(&mut self) -> io::Result<()> {
@@ -127,6 +144,9 @@ impl<W: Write> Reporter<W> {
     /// Reports everything found in one file.
     pub fn file(&mut self, path: &str, check: &FileCheck) -> io::Result<()> {
         self.summary.add(check);
+        if self.summary_only {
+            return Ok(());
+        }
         for d in &check.diagnostics {
             self.diagnostic(path, d, Some(&check.source))?;
         }
@@ -164,12 +184,19 @@ impl<W: Write> Reporter<W> {
         Ok(())
     }
 
-    /// Closes the output with the summary.
-    pub fn finish(mut self) -> io::Result<Summary> {
+    pub fn flush(&mut self) -> io::Result<()> {
+        self.out.flush()
+    }
+
+    /// Closes the output with the summary (and the run's wall time, when given).
+    pub fn finish(mut self, elapsed: Option<std::time::Duration>) -> io::Result<Summary> {
+        if let Some(elapsed) = elapsed {
+            self.summary.set_elapsed(elapsed);
+        }
         self.begin()?;
         match self.format {
             Format::Text => {
-                if !self.quiet {
+                if !self.quiet || self.summary_only {
                     writeln!(self.out, "{}", self.summary.line())?;
                 }
             }

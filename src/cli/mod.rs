@@ -3,14 +3,22 @@
 //!
 //! Exit codes (a contract): 0 clean, 1 problems found, 2 usage or I/O error.
 
-use std::fs;
-use std::io::{self, Read, Write};
+mod config;
+mod fix;
+mod inputs;
+mod parallel;
+mod progress;
+
+use std::io::{self, Write};
+use std::ops::ControlFlow;
 use std::path::{Path, PathBuf};
 use std::process::ExitCode;
+use std::time::Instant;
 
 use clap::{Args, Parser, Subcommand, ValueEnum};
 
-use crate::check::{CheckOptions, check_bytes};
+use crate::check::{CheckOptions, FileCheck, check_bytes};
+use crate::dedup::DuplicateIndex;
 use crate::diag::{Code, Diagnostic, Policy, Severity};
 use crate::json::{self, JsonOptions};
 use crate::replay::RuleOverrides;
@@ -18,7 +26,11 @@ use crate::report::{Format, Reporter};
 use crate::rules::{KoRule, Rules, Suicide};
 use crate::score::{self as scoring, DeadStones, GameScore, ScoreOptions, SekiEyes};
 use crate::sgf::props;
-use crate::sgf::{self, ParseOptions, charset};
+use crate::sgf::{self, ParseOptions, SourceMap, charset};
+use config::Config;
+use fix::FixTarget;
+use inputs::{Content, Item, Shard, Walk};
+use progress::Progress;
 
 const EXAMPLES: &str = "\
 Examples:
@@ -53,19 +65,29 @@ enum Command {
 
 #[derive(Args)]
 struct InputArgs {
-    /// Files or directories ('-' for standard input). Directories are searched recursively.
+    /// Files, directories or archives (.zip, .tar, .tar.gz, .tgz); '-' for standard input. Directories are searched recursively.
     #[arg(required = true)]
     paths: Vec<PathBuf>,
-    /// File extensions to pick up in directories, besides sgf (case-insensitive; repeatable).
+    /// File extensions to pick up in directories and archives, besides sgf (case-insensitive; repeatable).
     #[arg(long = "ext", value_name = "EXT")]
     extensions: Vec<String>,
+    /// Also walk into hidden folders and pick hidden files (names starting with '.').
+    #[arg(long)]
+    hidden: bool,
     /// Read files in this charset, whatever they declare (e.g. GB18030, Shift_JIS).
     #[arg(long, value_name = "NAME")]
     encoding: Option<String>,
+    /// Do not read files or archive members larger than this many bytes.
+    #[arg(long, value_name = "N")]
+    max_bytes: Option<u64>,
     /// Stop reading a file after this many nodes.
     #[arg(long, value_name = "N")]
     max_nodes: Option<usize>,
 }
+
+/// Files larger than this are not read unless `--max-bytes` says otherwise:
+/// far above any real collection, far below what would exhaust memory.
+const DEFAULT_MAX_BYTES: u64 = 1 << 30;
 
 #[derive(Clone, Copy, ValueEnum)]
 enum CheckFormat {
@@ -90,7 +112,7 @@ enum SuicideArg {
 }
 
 /// Rule choices shared by `check` and `score`.
-#[derive(Args)]
+#[derive(Args, Clone)]
 struct RuleArgs {
     /// Ruleset for every game, whatever RU[] says: japanese, korean, chinese, aga, new-zealand, tromp-taylor, ing.
     #[arg(long, value_name = "NAME")]
@@ -231,19 +253,41 @@ struct CheckArgs {
     /// Do not report a code (repeatable).
     #[arg(long, value_name = "CODE")]
     allow: Vec<String>,
+    /// Print only the summary (for huge runs).
+    #[arg(long)]
+    summary_only: bool,
+    /// Threads checking files (default: all cores). Output order does not depend on it.
+    #[arg(long, short, value_name = "N")]
+    jobs: Option<usize>,
+    /// Check only the I-th of N deterministic slices of the inputs (1-based), e.g. 2/8.
+    #[arg(long, value_name = "I/N", value_parser = Shard::parse)]
+    shard: Option<Shard>,
+    /// Read the policy from this file instead of the nearest kifu.toml.
+    #[arg(long, value_name = "FILE", conflicts_with = "no_config")]
+    config: Option<PathBuf>,
+    /// Ignore any kifu.toml.
+    #[arg(long)]
+    no_config: bool,
+    /// Write a repaired copy of each file (recovered syntax, UTF-8, canonical form) under -o.
+    #[arg(long, requires = "output")]
+    fix: bool,
+    /// With --fix: the output file (one input file) or folder (never an input).
+    #[arg(long, short, value_name = "OUT", requires = "fix")]
+    output: Option<PathBuf>,
 }
 
 impl CheckArgs {
-    fn policy(&self) -> Result<Policy, Status> {
+    /// Flags over the config file: command-line codes add to its lists.
+    fn policy(&self, config: &Config) -> Result<Policy, Status> {
         let mut policy = Policy::default();
-        for name in &self.deny {
+        for name in config.check.deny.iter().chain(&self.deny) {
             if name == "warnings" {
                 policy.deny_warnings = true;
             } else {
                 policy.deny.push(code_arg(name)?);
             }
         }
-        for name in &self.allow {
+        for name in config.check.allow.iter().chain(&self.allow) {
             policy.allow.push(code_arg(name)?);
         }
         Ok(policy)
@@ -326,38 +370,11 @@ enum Status {
     Usage = 2,
 }
 
-/// One input: a file path or standard input.
-enum Input {
-    File(PathBuf),
-    Stdin,
-}
-
-impl Input {
-    fn name(&self) -> String {
-        match self {
-            Input::File(p) => p.display().to_string(),
-            Input::Stdin => "-".to_string(),
-        }
-    }
-
-    fn read(&self) -> io::Result<Vec<u8>> {
-        match self {
-            Input::File(p) => fs::read(p),
-            Input::Stdin => {
-                let mut buf = Vec::new();
-                io::stdin().lock().read_to_end(&mut buf)?;
-                Ok(buf)
-            }
-        }
-    }
-}
-
 /// Resolved input options shared by every subcommand.
 struct Inputs {
-    inputs: Vec<Input>,
+    paths: Vec<PathBuf>,
+    walk: Walk,
     parse: ParseOptions,
-    /// Some input could not be found or listed.
-    io_error: bool,
 }
 
 impl InputArgs {
@@ -372,98 +389,158 @@ impl InputArgs {
                 }
             },
         };
-        let mut exts: Vec<String> = vec!["sgf".into()];
-        exts.extend(self.extensions.iter().map(|e| e.trim_start_matches('.').to_ascii_lowercase()));
-        let mut inputs = Vec::new();
-        let mut io_error = false;
-        for path in &self.paths {
-            if path.as_os_str() == "-" {
-                inputs.push(Input::Stdin);
-            } else if path.is_dir() {
-                io_error |= walk(path, &exts, &mut inputs);
-            } else if path.exists() {
-                inputs.push(Input::File(path.clone()));
-            } else {
-                eprintln!("kifu: {}: no such file or directory", path.display());
-                io_error = true;
-            }
-        }
+        let mut extensions: Vec<String> = vec!["sgf".into()];
+        extensions.extend(self.extensions.iter().map(|e| e.trim_start_matches('.').to_ascii_lowercase()));
+        let walk = Walk { extensions, hidden: self.hidden, ignore: None, shard: None, max_bytes: self.max_bytes.unwrap_or(DEFAULT_MAX_BYTES) };
         let parse = ParseOptions { encoding, limits: sgf::Limits { max_nodes: self.max_nodes } };
-        Ok(Inputs { inputs, parse, io_error })
+        Ok(Inputs { paths: self.paths.clone(), walk, parse })
     }
 }
 
-/// Adds the files under `dir` whose extension is one of `exts`, in sorted
-/// order; returns whether some entry could not be read.
-fn walk(dir: &Path, exts: &[String], inputs: &mut Vec<Input>) -> bool {
-    let mut failed = false;
-    for entry in walkdir::WalkDir::new(dir).sort_by_file_name() {
-        match entry {
-            Ok(e) if e.file_type().is_file() && has_extension(e.path(), exts) => {
-                inputs.push(Input::File(e.into_path()));
+impl Inputs {
+    /// Reads each item in turn (sequentially) and hands its bytes to `f`;
+    /// what cannot be read is said on stderr. Returns the worst status.
+    fn each_read(&self, mut f: impl FnMut(&Item, Vec<u8>) -> io::Result<Status>) -> io::Result<Status> {
+        let mut status = Status::Clean;
+        let mut failure = None;
+        self.walk.for_each(&self.paths, &mut |mut item| {
+            let content = std::mem::replace(&mut item.content, Content::Stdin);
+            let outcome = match content.read(self.walk.max_bytes) {
+                Ok(bytes) => f(&item, bytes),
+                Err((code, message)) => {
+                    eprintln!("kifu: {}: {message}", item.name);
+                    Ok(if code == Code::Io { Status::Usage } else { Status::Problems })
+                }
+            };
+            match outcome {
+                Ok(s) => {
+                    status = status.max(s);
+                    ControlFlow::Continue(())
+                }
+                Err(e) => {
+                    failure = Some(e);
+                    ControlFlow::Break(())
+                }
             }
-            Ok(_) => {}
-            Err(e) => {
-                eprintln!("kifu: {e}");
-                failed = true;
-            }
-        }
+        });
+        failure.map_or(Ok(status), Err)
     }
-    failed
 }
 
-fn has_extension(path: &Path, exts: &[String]) -> bool {
-    path.extension().and_then(|e| e.to_str()).is_some_and(|e| exts.iter().any(|x| x.eq_ignore_ascii_case(e)))
+/// Everything `check` needs, resolved from flags and `kifu.toml`.
+struct CheckRun {
+    inputs: Inputs,
+    options: CheckOptions,
+    policy: Policy,
+    format: Format,
+    jobs: usize,
+    fix: Option<FixTarget>,
 }
 
-/// Reads an input, printing a one-line error naming it when it cannot.
-fn read_input(input: &Input) -> Option<Vec<u8>> {
-    match input.read() {
-        Ok(bytes) => Some(bytes),
-        Err(e) => {
-            eprintln!("kifu: {}: {e}", input.name());
-            None
+impl CheckArgs {
+    fn resolve(&self) -> Result<CheckRun, Status> {
+        let config = if self.no_config { Ok(Config::default()) } else { Config::load(self.config.as_deref()) };
+        let config = config.map_err(|e| {
+            eprintln!("kifu: {e}");
+            Status::Usage
+        })?;
+        let mut inputs = self.input.resolve()?;
+        inputs.walk.extensions.extend(config.check.extensions.iter().map(|e| e.trim_start_matches('.').to_ascii_lowercase()));
+        inputs.walk.hidden |= config.check.hidden.unwrap_or(false);
+        if let (None, Some(max)) = (self.input.max_bytes, config.check.max_bytes) {
+            inputs.walk.max_bytes = max;
         }
+        inputs.walk.ignore = config.ignore_matcher().map_err(|e| {
+            eprintln!("kifu: {}: {e}", config::FILE_NAME);
+            Status::Usage
+        })?;
+        inputs.walk.shard = self.shard;
+        let mut rule_args = self.rules.clone();
+        rule_args.rules = rule_args.rules.or_else(|| config.check.rules.clone());
+        let rules = rule_args.resolve()?;
+        let policy = self.policy(&config)?;
+        let score = if self.score { Some(self.score_flags.resolve(rules)?) } else { None };
+        let fingerprints = !policy.allow.contains(&Code::DuplicateGame);
+        let options = CheckOptions { parse: inputs.parse, rules, score, fingerprints };
+        let jobs = self.jobs.unwrap_or_else(|| std::thread::available_parallelism().map_or(1, |n| n.get()));
+        let fix = self.output.clone().filter(|_| self.fix).map(|out| FixTarget::new(out, &inputs.paths));
+        let format = match self.format {
+            CheckFormat::Text => Format::Text,
+            CheckFormat::Json => Format::Json,
+            CheckFormat::Jsonl => Format::Jsonl,
+            CheckFormat::Github => Format::Github,
+            CheckFormat::Sarif => Format::Sarif,
+        };
+        Ok(CheckRun { inputs, options, policy, format, jobs, fix })
     }
+}
+
+/// What checking one item gave.
+enum Outcome {
+    Checked {
+        name: String,
+        check: FileCheck,
+        fixed: Option<Result<(PathBuf, Vec<String>), String>>,
+    },
+    /// Could not be read, or kifu failed on it.
+    Failed {
+        name: String,
+        code: Code,
+        message: String,
+    },
 }
 
 fn check(args: CheckArgs) -> io::Result<Status> {
-    let (inputs, rules, policy) = match (args.input.resolve(), args.rules.resolve(), args.policy()) {
-        (Ok(i), Ok(r), Ok(p)) => (i, r, p),
-        _ => return Ok(Status::Usage),
+    let run = match args.resolve() {
+        Ok(run) => run,
+        Err(status) => return Ok(status),
     };
-    let format = match args.format {
-        CheckFormat::Text => Format::Text,
-        CheckFormat::Json => Format::Json,
-        CheckFormat::Jsonl => Format::Jsonl,
-        CheckFormat::Github => Format::Github,
-        CheckFormat::Sarif => Format::Sarif,
-    };
-    let stdout = io::stdout();
-    let mut reporter = Reporter::new(format, io::BufWriter::new(stdout.lock()));
+    let started = Instant::now();
+    let mut reporter = Reporter::new(run.format, io::BufWriter::new(io::stdout().lock()));
     reporter.quiet = args.quiet;
-    let score = if args.score {
-        match args.score_flags.resolve(rules) {
-            Ok(s) => Some(s),
-            Err(status) => return Ok(status),
+    reporter.summary_only = args.summary_only;
+    let mut progress = Progress::start(args.quiet);
+    let mut duplicates = DuplicateIndex::default();
+    let mut io_error = false;
+    std::thread::scope(|scope| -> io::Result<()> {
+        if let Some(bar) = progress.as_ref().map(|p| p.bar().clone()) {
+            let run = &run;
+            scope.spawn(move || bar.set_length(run.inputs.walk.count(&run.inputs.paths) as u64));
         }
-    } else {
-        None
-    };
-    let options = CheckOptions { parse: inputs.parse, rules, score };
-    let mut io_error = inputs.io_error;
-    for input in &inputs.inputs {
-        let Some(bytes) = read_input(input) else {
-            io_error = true;
-            let d = Diagnostic::new(Code::Io, 0, "the file could not be read");
-            reporter.summary.count(&d);
-            continue;
+        let produce = |f: &mut dyn FnMut(Item) -> ControlFlow<()>| run.inputs.walk.for_each(&run.inputs.paths, f);
+        let deliver = |outcome: Outcome| {
+            let (name, mut check) = match outcome {
+                Outcome::Checked { name, check, fixed } => {
+                    if let Some(fixed) = fixed {
+                        report_fix(&name, fixed, args.quiet);
+                    }
+                    (name, check)
+                }
+                Outcome::Failed { name, code, message } => {
+                    // Also on stderr: the report may be going to a file.
+                    if code == Code::Io || code == Code::InternalError {
+                        eprintln!("kifu: {name}: {message}");
+                    }
+                    io_error |= code == Code::Io;
+                    (name, failed_check(code, message))
+                }
+            };
+            add_duplicates(&mut duplicates, &name, &mut check);
+            run.policy.apply(&mut check.diagnostics);
+            match &mut progress {
+                None => reporter.file(&name, &check),
+                Some(progress) => {
+                    progress.record(&check);
+                    progress.suspend(|| reporter.file(&name, &check).and_then(|()| reporter.flush()))
+                }
+            }
         };
-        let mut result = check_bytes(&bytes, &options);
-        policy.apply(&mut result.diagnostics);
-        reporter.file(&input.name(), &result)?;
+        parallel::ordered_map(run.jobs, produce, |item| check_item(item, &run), deliver)
+    })?;
+    if let Some(progress) = progress {
+        progress.finish();
     }
-    let summary = reporter.finish()?;
+    let summary = reporter.finish(Some(started.elapsed()))?;
     Ok(if io_error {
         Status::Usage
     } else if summary.errors > 0 {
@@ -473,12 +550,81 @@ fn check(args: CheckArgs) -> io::Result<Status> {
     })
 }
 
+/// Reads and checks one item (on a worker thread); a panic becomes an
+/// `internal-error` so the other files are still checked.
+fn check_item(item: Item, run: &CheckRun) -> Outcome {
+    let Item { name, relative, content } = item;
+    let is_input = |path: &Path| matches!(&content, Content::Path(p) if fix::same_file(p, path));
+    let target = run.fix.as_ref().map(|fix| fix.path_for(&relative)).filter(|target| !is_input(target));
+    let refused = run.fix.is_some() && target.is_none();
+    let bytes = match content.read(run.inputs.walk.max_bytes) {
+        Ok(bytes) => bytes,
+        Err((code, message)) => return Outcome::Failed { name, code, message },
+    };
+    let checked = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| {
+        let check = check_bytes(&bytes, &run.options);
+        let fixed = target.map(|target| write_fixed(&bytes, &target, &run.options.parse));
+        (check, fixed)
+    }));
+    match checked {
+        Ok((check, fixed)) => {
+            let fixed = if refused { Some(Err("refusing to write over the input".to_string())) } else { fixed };
+            Outcome::Checked { name, check, fixed }
+        }
+        Err(_) => Outcome::Failed { name, code: Code::InternalError, message: "kifu failed on this file (a bug: please report it with the file)".into() },
+    }
+}
+
+fn write_fixed(bytes: &[u8], target: &Path, parse: &ParseOptions) -> Result<(PathBuf, Vec<String>), String> {
+    let repaired = fix::repair(bytes, parse);
+    match fix::write_atomically(target, repaired.text.as_bytes()) {
+        Ok(()) => Ok((target.to_path_buf(), repaired.changes)),
+        Err(e) => Err(format!("cannot write {}: {e}", target.display())),
+    }
+}
+
+/// Lists what `--fix` changed, on stderr (standard output is the report).
+fn report_fix(name: &str, fixed: Result<(PathBuf, Vec<String>), String>, quiet: bool) {
+    match fixed {
+        Ok((target, changes)) if !quiet => {
+            let changes = if changes.is_empty() { "unchanged".to_string() } else { changes.join("; ") };
+            eprintln!("kifu: fixed {name} -> {}: {changes}", target.display());
+        }
+        Ok(_) => {}
+        Err(e) => eprintln!("kifu: {name}: --fix: {e}"),
+    }
+}
+
+/// A file that could not be checked, as a report entry of one diagnostic.
+fn failed_check(code: Code, message: String) -> FileCheck {
+    let mut d = Diagnostic::new(code, 0, message);
+    (d.line, d.column) = (1, 1);
+    FileCheck { diagnostics: vec![d], source: SourceMap::new(""), games: 0, moves: 0, fingerprints: Vec::new() }
+}
+
+/// Adds a `duplicate-game` diagnostic for each game of `check` seen earlier.
+fn add_duplicates(index: &mut DuplicateIndex, name: &str, check: &mut FileCheck) {
+    let keys: Vec<(usize, u64)> = check.fingerprints.iter().map(|f| (f.game, f.key)).collect();
+    let repeats = index.add_file(name, &keys);
+    if repeats.is_empty() {
+        return;
+    }
+    for (game, first) in repeats {
+        let offset = check.fingerprints.iter().find(|f| f.game == game).map_or(0, |f| f.offset);
+        let message = format!("the same game as {} (game {}), up to symmetry and colours", first.file, first.game + 1);
+        let mut d = Diagnostic::new(Code::DuplicateGame, offset, message).in_game(game);
+        check.source.locate(&mut d);
+        check.diagnostics.push(d);
+    }
+    check.diagnostics.sort_by_key(|d| (d.offset, d.code));
+}
+
 /// Parses an SGF input, reporting it on stderr when it holds no game.
-fn parse_input(input: &Input, bytes: &[u8], options: &ParseOptions) -> Option<sgf::Parsed> {
+fn parse_input(name: &str, bytes: &[u8], options: &ParseOptions) -> Option<sgf::Parsed> {
     let parsed = sgf::parse(bytes, options);
     if parsed.collection.games.is_empty() {
         let why = parsed.diagnostics.first().map_or("no game found".to_string(), |d| d.message.clone());
-        eprintln!("kifu: {}: not an SGF file: {why}", input.name());
+        eprintln!("kifu: {name}: not an SGF file: {why}");
         return None;
     }
     Some(parsed)
@@ -518,19 +664,10 @@ fn info(args: InfoArgs) -> io::Result<Status> {
 /// Reads and parses each input in turn and hands it to `f`; returns the
 /// worst status of all (unreadable or non-SGF inputs are said on stderr).
 fn each_parsed(inputs: &Inputs, mut f: impl FnMut(&str, &sgf::Parsed) -> io::Result<Status>) -> io::Result<Status> {
-    let mut status = if inputs.io_error { Status::Usage } else { Status::Clean };
-    for input in &inputs.inputs {
-        let Some(bytes) = read_input(input) else {
-            status = Status::Usage;
-            continue;
-        };
-        let Some(parsed) = parse_input(input, &bytes, &inputs.parse) else {
-            status = status.max(Status::Problems);
-            continue;
-        };
-        status = status.max(f(&input.name(), &parsed)?);
-    }
-    Ok(status)
+    inputs.each_read(|item, bytes| match parse_input(&item.name, &bytes, &inputs.parse) {
+        Some(parsed) => f(&item.name, &parsed),
+        None => Ok(Status::Problems),
+    })
 }
 
 fn score(args: ScoreArgs) -> io::Result<Status> {
@@ -626,76 +763,64 @@ fn convert(args: ConvertArgs) -> io::Result<Status> {
         Ok(i) => i,
         Err(status) => return Ok(status),
     };
-    if let Some(out) = &args.output {
-        let clash = inputs.inputs.iter().any(|i| matches!(i, Input::File(p) if same_file(p, out)));
-        if clash {
-            eprintln!("kifu: refusing to write {}: it is one of the inputs", out.display());
-            return Ok(Status::Usage);
-        }
-    }
-    let mut status = if inputs.io_error { Status::Usage } else { Status::Clean };
+    let many = inputs.walk.count(&inputs.paths) > 1;
     let mut text = String::new();
-    let many = inputs.inputs.len() > 1;
-    for input in &inputs.inputs {
-        let Some(bytes) = read_input(input) else {
-            status = Status::Usage;
-            continue;
-        };
+    let mut clash = false;
+    let status = inputs.each_read(|item, bytes| {
+        clash |= args.output.as_deref().is_some_and(|out| fix::same_file(Path::new(&item.name), out));
         let converted = match args.to {
-            ConvertTarget::Json => to_json(input, &bytes, &inputs.parse, args.positions, many),
-            ConvertTarget::Sgf => to_sgf(input, &bytes, &inputs.parse),
+            ConvertTarget::Json => to_json(&item.name, &bytes, &inputs.parse, args.positions, many),
+            ConvertTarget::Sgf => to_sgf(&item.name, &bytes, &inputs.parse),
         };
         match converted {
             Some(s) => text.push_str(&s),
-            None => status = status.max(Status::Problems),
+            None => return Ok(Status::Problems),
         }
-    }
+        Ok(Status::Clean)
+    })?;
     match &args.output {
-        Some(path) => fs::write(path, text.as_bytes()).map_err(|e| io::Error::new(e.kind(), format!("{}: {e}", path.display())))?,
+        Some(path) if clash => {
+            eprintln!("kifu: refusing to write {}: it is one of the inputs", path.display());
+            return Ok(Status::Usage);
+        }
+        Some(path) => fix::write_atomically(path, text.as_bytes()).map_err(|e| io::Error::new(e.kind(), format!("{}: {e}", path.display())))?,
         None => io::stdout().lock().write_all(text.as_bytes())?,
     }
     Ok(status)
 }
 
-fn same_file(a: &Path, b: &Path) -> bool {
-    match (fs::canonicalize(a), fs::canonicalize(b)) {
-        (Ok(a), Ok(b)) => a == b,
-        _ => false,
-    }
-}
-
 /// One input as a JSON document: pretty for a single file, one line each
 /// (JSON Lines) for many.
-fn to_json(input: &Input, bytes: &[u8], options: &ParseOptions, positions: bool, many: bool) -> Option<String> {
-    let parsed = parse_input(input, bytes, options)?;
-    report_errors(input, &parsed.diagnostics);
+fn to_json(name: &str, bytes: &[u8], options: &ParseOptions, positions: bool, many: bool) -> Option<String> {
+    let parsed = parse_input(name, bytes, options)?;
+    report_errors(name, &parsed.diagnostics);
     let json_options = JsonOptions { positions, pretty: !many };
-    let mut doc = json::to_json(&input.name(), &parsed, &json_options);
+    let mut doc = json::to_json(name, &parsed, &json_options);
     doc.push('\n');
     Some(doc)
 }
 
 /// One input (kifu JSON, JSON Lines, or SGF) written as UTF-8 SGF.
-fn to_sgf(input: &Input, bytes: &[u8], options: &ParseOptions) -> Option<String> {
+fn to_sgf(name: &str, bytes: &[u8], options: &ParseOptions) -> Option<String> {
     let is_json = bytes.iter().find(|b| !b.is_ascii_whitespace()) == Some(&b'{');
     let collection = if is_json {
         let text = match std::str::from_utf8(bytes) {
             Ok(t) => t,
             Err(e) => {
-                eprintln!("kifu: {}: JSON input is not UTF-8: {e}", input.name());
+                eprintln!("kifu: {name}: JSON input is not UTF-8: {e}");
                 return None;
             }
         };
         match json::from_json_lines(text) {
             Ok(docs) => sgf::Collection { games: docs.into_iter().flat_map(|d| d.collection.games).collect() },
             Err(e) => {
-                eprintln!("kifu: {}: {e}", input.name());
+                eprintln!("kifu: {name}: {e}");
                 return None;
             }
         }
     } else {
-        let parsed = parse_input(input, bytes, options)?;
-        report_errors(input, &parsed.diagnostics);
+        let parsed = parse_input(name, bytes, options)?;
+        report_errors(name, &parsed.diagnostics);
         parsed.collection
     };
     Some(sgf::write_collection(&json::set_utf8_charset(&collection)))
@@ -703,8 +828,8 @@ fn to_sgf(input: &Input, bytes: &[u8], options: &ParseOptions) -> Option<String>
 
 /// Conversion goes on through syntax errors (what was recovered is
 /// converted); errors are still said on stderr, one line each.
-fn report_errors(input: &Input, diagnostics: &[Diagnostic]) {
+fn report_errors(name: &str, diagnostics: &[Diagnostic]) {
     for d in diagnostics.iter().filter(|d| d.severity == Severity::Error) {
-        eprintln!("kifu: {}:{}:{}: {}[{}]: {}", input.name(), d.line, d.column, d.severity, d.code, d.message);
+        eprintln!("kifu: {name}:{}:{}: {}[{}]: {}", d.line, d.column, d.severity, d.code, d.message);
     }
 }

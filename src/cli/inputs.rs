@@ -1,0 +1,334 @@
+//! Finding what to check: files named on the command line, folders walked
+//! recursively, games inside zip and tar archives (read in place, never
+//! extracted), and standard input.
+//!
+//! Items come out one at a time in a deterministic order (command-line
+//! order, then sorted by name; archive members in archive order), so that a
+//! run over millions of files holds nothing per file. Problems met on the
+//! way (unreadable folders, symlink loops, broken archives) are items too:
+//! they are reported like any diagnostic and never stop the walk.
+
+use std::fs::File;
+use std::io::{self, BufReader, Read};
+use std::ops::ControlFlow;
+use std::path::{Path, PathBuf};
+
+use ignore::gitignore::Gitignore;
+
+use crate::diag::Code;
+
+/// Which part of the input set a run takes: the `index`-th (1-based) of
+/// `count` slices. The k-th file of the walk (0-based) belongs to slice
+/// `k % count + 1`, so slices are balanced and the same on every machine.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Shard {
+    pub index: usize,
+    pub count: usize,
+}
+
+impl Shard {
+    /// Reads `I/N` with 1 <= I <= N.
+    pub fn parse(s: &str) -> Result<Shard, String> {
+        let (i, n) = s.split_once('/').ok_or("expected I/N, e.g. 2/8")?;
+        let (index, count) = match (i.trim().parse::<usize>(), n.trim().parse::<usize>()) {
+            (Ok(i), Ok(n)) => (i, n),
+            _ => return Err("expected I/N with whole numbers, e.g. 2/8".into()),
+        };
+        if count == 0 || index == 0 || index > count {
+            return Err(format!("{index}/{count}: I must be between 1 and N"));
+        }
+        Ok(Shard { index, count })
+    }
+
+    fn takes(self, k: usize) -> bool {
+        k % self.count == self.index - 1
+    }
+}
+
+/// How to find inputs.
+pub struct Walk {
+    /// Extensions of SGF files, lower case without the dot.
+    pub extensions: Vec<String>,
+    /// Walk into hidden folders and pick hidden files.
+    pub hidden: bool,
+    /// Paths to leave out (from `kifu.toml`).
+    pub ignore: Option<Gitignore>,
+    pub shard: Option<Shard>,
+    /// Files and archive members larger than this are not read.
+    pub max_bytes: u64,
+}
+
+/// What an item holds, or why it cannot be read.
+pub enum Content {
+    Path(PathBuf),
+    Stdin,
+    /// An archive member, already read.
+    Bytes(Vec<u8>),
+    /// The item could not be found, listed or read; the code says how bad.
+    Problem(Code, String),
+}
+
+/// One thing to check: a file, an archive member, or standard input.
+pub struct Item {
+    /// How reports name it: the path, `archive.zip!member.sgf`, or `-`.
+    pub name: String,
+    /// Where a repaired copy goes, relative to the `--fix` output folder.
+    pub relative: PathBuf,
+    pub content: Content,
+}
+
+impl Item {
+    fn problem(name: String, code: Code, message: String) -> Item {
+        Item { relative: PathBuf::from(&name), name, content: Content::Problem(code, message) }
+    }
+}
+
+impl Content {
+    /// The bytes of the item, read whole (`max_bytes` bounds it).
+    pub fn read(self, max_bytes: u64) -> Result<Vec<u8>, (Code, String)> {
+        let io = |e: io::Error| (Code::Io, format!("cannot read: {e}"));
+        match self {
+            Content::Bytes(bytes) => Ok(bytes),
+            Content::Problem(code, message) => Err((code, message)),
+            Content::Stdin => read_bounded(io::stdin().lock(), max_bytes).map_err(io)?.ok_or_else(|| too_big(max_bytes)),
+            Content::Path(path) => {
+                let mut file = File::open(&path).map_err(io)?;
+                let size = file.metadata().map_err(io)?.len();
+                if size > max_bytes {
+                    return Err(too_big(max_bytes));
+                }
+                let mut bytes = Vec::with_capacity(size as usize);
+                file.read_to_end(&mut bytes).map_err(io)?;
+                Ok(bytes)
+            }
+        }
+    }
+}
+
+fn too_big(max_bytes: u64) -> (Code, String) {
+    (Code::LimitExceeded, format!("larger than --max-bytes {max_bytes}; not read"))
+}
+
+/// Reads at most `max_bytes`; `None` when there is more (a zip bomb stops here).
+fn read_bounded(reader: impl Read, max_bytes: u64) -> io::Result<Option<Vec<u8>>> {
+    let mut bytes = Vec::new();
+    reader.take(max_bytes.saturating_add(1)).read_to_end(&mut bytes)?;
+    Ok((bytes.len() as u64 <= max_bytes).then_some(bytes))
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum ArchiveKind {
+    Zip,
+    Tar,
+    TarGz,
+}
+
+/// Whether kifu reads this file as an archive (by its name).
+pub fn is_archive(path: &Path) -> bool {
+    archive_kind(path).is_some()
+}
+
+fn archive_kind(path: &Path) -> Option<ArchiveKind> {
+    let name = path.file_name()?.to_str()?.to_ascii_lowercase();
+    if name.ends_with(".zip") {
+        Some(ArchiveKind::Zip)
+    } else if name.ends_with(".tar") {
+        Some(ArchiveKind::Tar)
+    } else if name.ends_with(".tar.gz") || name.ends_with(".tgz") {
+        Some(ArchiveKind::TarGz)
+    } else {
+        None
+    }
+}
+
+/// What the walk finds before anything is opened.
+enum Found {
+    File { path: PathBuf, relative: PathBuf },
+    Stdin,
+    Problem { name: String, code: Code, message: String },
+}
+
+impl Walk {
+    /// Calls `f` with each item in order, opening archives into their
+    /// members; stops early when `f` says so.
+    pub fn for_each(&self, paths: &[PathBuf], f: &mut dyn FnMut(Item) -> ControlFlow<()>) {
+        self.visit(paths, &mut |found| match found {
+            Found::Stdin => f(Item { name: "-".into(), relative: "stdin.sgf".into(), content: Content::Stdin }),
+            Found::Problem { name, code, message } => f(Item::problem(name, code, message)),
+            Found::File { path, relative } => match archive_kind(&path) {
+                Some(kind) => self.archive_members(&path, kind, &relative, f),
+                None => f(Item { name: path.display().to_string(), relative, content: Content::Path(path) }),
+            },
+        });
+    }
+
+    /// The number of files and archives the run takes (archives count as
+    /// one), for the progress bar; nothing is opened.
+    pub fn count(&self, paths: &[PathBuf]) -> usize {
+        let mut n = 0;
+        self.visit(paths, &mut |_| {
+            n += 1;
+            ControlFlow::Continue(())
+        });
+        n
+    }
+
+    /// The walk itself: each file, archive, `-` or problem, numbered for
+    /// the shard in walk order.
+    fn visit(&self, paths: &[PathBuf], f: &mut dyn FnMut(Found) -> ControlFlow<()>) {
+        let mut k = 0;
+        let mut take = |found: Found| {
+            let taken = self.shard.is_none_or(|s| s.takes(k));
+            k += 1;
+            if taken { f(found) } else { ControlFlow::Continue(()) }
+        };
+        for path in paths {
+            let flow = if path.as_os_str() == "-" {
+                take(Found::Stdin)
+            } else if path.is_dir() {
+                self.walk_dir(path, &mut take)
+            } else if path.exists() {
+                let relative = path.file_name().map_or_else(|| path.clone(), PathBuf::from);
+                take(Found::File { path: path.clone(), relative })
+            } else {
+                let name = path.display().to_string();
+                take(Found::Problem { name, code: Code::Io, message: "no such file or directory".into() })
+            };
+            if flow.is_break() {
+                return;
+            }
+        }
+    }
+
+    fn walk_dir(&self, dir: &Path, f: &mut dyn FnMut(Found) -> ControlFlow<()>) -> ControlFlow<()> {
+        let absolute_dir = std::path::absolute(dir).unwrap_or_else(|_| dir.to_path_buf());
+        let walker = walkdir::WalkDir::new(dir).follow_links(true).sort_by_file_name().into_iter();
+        let walker = walker.filter_entry(|e| e.depth() == 0 || (self.hidden || !is_hidden(e)) && !self.ignored(&absolute_dir, dir, e));
+        for entry in walker {
+            let found = match entry {
+                Ok(e) if e.file_type().is_file() && self.wanted(e.path()) => {
+                    let relative = e.path().strip_prefix(dir).unwrap_or(e.path()).to_path_buf();
+                    Found::File { path: e.into_path(), relative }
+                }
+                Ok(_) => continue,
+                Err(e) => walk_problem(dir, &e),
+            };
+            f(found)?;
+        }
+        ControlFlow::Continue(())
+    }
+
+    fn wanted(&self, path: &Path) -> bool {
+        archive_kind(path).is_some() || self.is_sgf_name(path)
+    }
+
+    fn is_sgf_name(&self, path: &Path) -> bool {
+        let ext = path.extension().and_then(|e| e.to_str());
+        ext.is_some_and(|e| self.extensions.iter().any(|x| x.eq_ignore_ascii_case(e)))
+    }
+
+    fn ignored(&self, absolute_dir: &Path, dir: &Path, entry: &walkdir::DirEntry) -> bool {
+        let Some(ignore) = &self.ignore else { return false };
+        let relative = entry.path().strip_prefix(dir).unwrap_or(entry.path());
+        ignore.matched(absolute_dir.join(relative), entry.file_type().is_dir()).is_ignore()
+    }
+
+    /// Opens an archive and hands out its SGF members, each read whole (up
+    /// to `max_bytes`).
+    fn archive_members(&self, path: &Path, kind: ArchiveKind, relative: &Path, f: &mut dyn FnMut(Item) -> ControlFlow<()>) -> ControlFlow<()> {
+        let archive_name = path.display().to_string();
+        let mut emit = |member: &str, bytes: io::Result<Option<Vec<u8>>>| {
+            let name = format!("{archive_name}!{member}");
+            let content = match bytes {
+                Ok(Some(bytes)) => Content::Bytes(bytes),
+                Ok(None) => Content::Problem(too_big(self.max_bytes).0, too_big(self.max_bytes).1),
+                Err(e) => Content::Problem(Code::Io, format!("cannot read the archive member: {e}")),
+            };
+            f(Item { name, relative: relative.join(safe_relative(member)), content })
+        };
+        let result = match kind {
+            ArchiveKind::Zip => self.zip_members(path, &mut emit),
+            ArchiveKind::Tar => File::open(path).and_then(|file| self.tar_members(BufReader::new(file), &mut emit)),
+            ArchiveKind::TarGz => File::open(path).and_then(|file| self.tar_members(flate2::read::MultiGzDecoder::new(BufReader::new(file)), &mut emit)),
+        };
+        match result {
+            Ok(flow) => flow,
+            Err(e) => f(Item::problem(archive_name, Code::Io, format!("cannot read the archive: {e}"))),
+        }
+    }
+
+    fn zip_members(&self, path: &Path, emit: &mut dyn FnMut(&str, io::Result<Option<Vec<u8>>>) -> ControlFlow<()>) -> io::Result<ControlFlow<()>> {
+        let mut zip = zip::ZipArchive::new(BufReader::new(File::open(path)?)).map_err(io::Error::other)?;
+        for i in 0..zip.len() {
+            let member = zip.by_index(i).map_err(io::Error::other)?;
+            if !member.is_file() || !self.is_sgf_name(Path::new(member.name())) {
+                continue;
+            }
+            let name = member.name().to_string();
+            if emit(&name, read_bounded(member, self.max_bytes)).is_break() {
+                return Ok(ControlFlow::Break(()));
+            }
+        }
+        Ok(ControlFlow::Continue(()))
+    }
+
+    fn tar_members(&self, reader: impl Read, emit: &mut dyn FnMut(&str, io::Result<Option<Vec<u8>>>) -> ControlFlow<()>) -> io::Result<ControlFlow<()>> {
+        let mut tar = tar::Archive::new(reader);
+        for entry in tar.entries()? {
+            let entry = entry?;
+            let name = entry.path()?.display().to_string();
+            if !entry.header().entry_type().is_file() || !self.is_sgf_name(Path::new(&name)) {
+                continue;
+            }
+            if emit(&name, read_bounded(entry, self.max_bytes)).is_break() {
+                return Ok(ControlFlow::Break(()));
+            }
+        }
+        Ok(ControlFlow::Continue(()))
+    }
+}
+
+fn is_hidden(entry: &walkdir::DirEntry) -> bool {
+    entry.file_name().to_str().is_some_and(|name| name.starts_with('.'))
+}
+
+/// A walk error as a problem item: a symlink loop is a warning, anything
+/// else an I/O error.
+fn walk_problem(dir: &Path, e: &walkdir::Error) -> Found {
+    let name = e.path().unwrap_or(dir).display().to_string();
+    match e.loop_ancestor() {
+        Some(ancestor) => Found::Problem { name, code: Code::SymlinkLoop, message: format!("symbolic link back to {}; not followed", ancestor.display()) },
+        None => {
+            let message = e.io_error().map_or_else(|| e.to_string(), |io| format!("cannot read: {io}"));
+            Found::Problem { name, code: Code::Io, message }
+        }
+    }
+}
+
+/// A member path made safe to join under an output folder: no root, no `..`.
+fn safe_relative(member: &str) -> PathBuf {
+    Path::new(member).components().filter(|c| matches!(c, std::path::Component::Normal(_))).collect()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn shards_are_one_based_and_cover_every_file_once() {
+        assert_eq!(Shard::parse("2/8"), Ok(Shard { index: 2, count: 8 }));
+        for bad in ["0/8", "9/8", "1/0", "x/2", "3"] {
+            assert!(Shard::parse(bad).is_err(), "{bad}");
+        }
+        let shards: Vec<Shard> = (1..=3).map(|i| Shard { index: i, count: 3 }).collect();
+        for k in 0..30 {
+            assert_eq!(shards.iter().filter(|s| s.takes(k)).count(), 1);
+        }
+    }
+
+    #[test]
+    fn member_paths_cannot_escape_the_output_folder() {
+        assert_eq!(safe_relative("../../etc/x.sgf"), PathBuf::from("etc/x.sgf"));
+        assert_eq!(safe_relative("/abs/y.sgf"), PathBuf::from("abs/y.sgf"));
+    }
+}

@@ -1,0 +1,178 @@
+//! Checking files on all cores with output in input order.
+//!
+//! One thread produces items (the walk), `jobs` workers transform them, and
+//! the calling thread receives the results and hands them on strictly in
+//! input order, whatever the thread timing. Items travel in batches of
+//! [`BATCH`], as a file takes only some microseconds to check and a thread
+//! hand-off costs as much. At most `window` batches are between production
+//! and hand-over at any time, so memory stays flat however many items there
+//! are, even when one item is slow.
+
+use std::collections::BTreeMap;
+use std::io;
+use std::ops::ControlFlow;
+use std::sync::mpsc;
+use std::sync::{Condvar, Mutex};
+
+/// Items per hand-off between threads.
+const BATCH: usize = 16;
+
+/// How far the hand-over has got; the producer waits on it.
+struct Progress {
+    handed_over: Mutex<(usize, bool)>,
+    changed: Condvar,
+}
+
+impl Progress {
+    /// Waits until item `seq` may be produced; `false` when the run stops.
+    fn wait_for_room(&self, seq: usize, window: usize) -> bool {
+        let mut state = self.handed_over.lock().unwrap_or_else(|e| e.into_inner());
+        while seq >= state.0 + window && !state.1 {
+            state = self.changed.wait(state).unwrap_or_else(|e| e.into_inner());
+        }
+        !state.1
+    }
+
+    fn advance(&self, handed_over: usize) {
+        self.handed_over.lock().unwrap_or_else(|e| e.into_inner()).0 = handed_over;
+        self.changed.notify_all();
+    }
+
+    fn stop(&self) {
+        self.handed_over.lock().unwrap_or_else(|e| e.into_inner()).1 = true;
+        self.changed.notify_all();
+    }
+}
+
+/// Runs `work` over the items `produce` gives, on `jobs` threads, and calls
+/// `deliver` with the results in production order. Stops early (and
+/// returns the error) when `deliver` fails. `work` should not panic (the
+/// CLI catches panics per file); if it does, the run stops and the panic
+/// goes on.
+pub fn ordered_map<I: Send, R: Send>(
+    jobs: usize,
+    produce: impl FnOnce(&mut dyn FnMut(I) -> ControlFlow<()>) + Send,
+    work: impl Fn(I) -> R + Sync,
+    mut deliver: impl FnMut(R) -> io::Result<()>,
+) -> io::Result<()> {
+    let jobs = jobs.max(1);
+    let window = jobs * 4;
+    let progress = Progress { handed_over: Mutex::new((0, false)), changed: Condvar::new() };
+    // Unbounded, but the producer never runs more than `window` batches ahead.
+    let (item_tx, item_rx) = mpsc::channel::<(usize, Vec<I>)>();
+    let item_rx = Mutex::new(item_rx);
+    let (result_tx, result_rx) = mpsc::channel::<(usize, Vec<R>)>();
+    std::thread::scope(|scope| {
+        let progress = &progress;
+        scope.spawn(move || {
+            let mut seq = 0;
+            let mut batch = Vec::with_capacity(BATCH);
+            let mut send = |batch: Vec<I>| {
+                let sent = progress.wait_for_room(seq, window) && item_tx.send((seq, batch)).is_ok();
+                seq += 1;
+                sent
+            };
+            produce(&mut |item| {
+                batch.push(item);
+                if batch.len() == BATCH && !send(std::mem::replace(&mut batch, Vec::with_capacity(BATCH))) {
+                    return ControlFlow::Break(());
+                }
+                ControlFlow::Continue(())
+            });
+            if !batch.is_empty() {
+                send(batch);
+            }
+        });
+        for _ in 0..jobs {
+            let (item_rx, result_tx, work) = (&item_rx, result_tx.clone(), &work);
+            scope.spawn(move || {
+                loop {
+                    let next = item_rx.lock().unwrap_or_else(|e| e.into_inner()).recv();
+                    let Ok((seq, batch)) = next else { break };
+                    // A panic must not leave the others waiting for its result.
+                    let result = match std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| batch.into_iter().map(work).collect())) {
+                        Ok(result) => result,
+                        Err(panic) => {
+                            progress.stop();
+                            std::panic::resume_unwind(panic);
+                        }
+                    };
+                    if result_tx.send((seq, result)).is_err() {
+                        break;
+                    }
+                }
+            });
+        }
+        drop(result_tx);
+        let outcome = hand_over_in_order(result_rx, progress, &mut deliver);
+        progress.stop();
+        outcome
+    })
+}
+
+/// Receives batches of results in any order and delivers them in sequence.
+fn hand_over_in_order<R>(results: mpsc::Receiver<(usize, Vec<R>)>, progress: &Progress, deliver: &mut impl FnMut(R) -> io::Result<()>) -> io::Result<()> {
+    let mut waiting = BTreeMap::new();
+    let mut next = 0;
+    for (seq, batch) in results {
+        waiting.insert(seq, batch);
+        while let Some(batch) = waiting.remove(&next) {
+            for result in batch {
+                deliver(result)?;
+            }
+            next += 1;
+            progress.advance(next);
+        }
+    }
+    Ok(())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn results_come_in_input_order_whatever_the_timing() {
+        let mut seen = Vec::new();
+        let produce = |f: &mut dyn FnMut(u64) -> ControlFlow<()>| {
+            for i in 0..200 {
+                if f(i).is_break() {
+                    return;
+                }
+            }
+        };
+        let work = |i: u64| {
+            std::thread::sleep(std::time::Duration::from_micros((i * 7919) % 500));
+            i * 2
+        };
+        ordered_map(4, produce, work, |r| {
+            seen.push(r);
+            Ok(())
+        })
+        .unwrap();
+        assert_eq!(seen, (0..200).map(|i| i * 2).collect::<Vec<_>>());
+    }
+
+    #[test]
+    fn a_failing_delivery_stops_the_run() {
+        let produce = |f: &mut dyn FnMut(u64) -> ControlFlow<()>| {
+            for i in 0.. {
+                if f(i).is_break() {
+                    return;
+                }
+            }
+        };
+        let mut delivered = 0;
+        let outcome = ordered_map(
+            2,
+            produce,
+            |i| i,
+            |_| {
+                delivered += 1;
+                if delivered == 10 { Err(io::Error::other("closed")) } else { Ok(()) }
+            },
+        );
+        assert!(outcome.is_err());
+        assert_eq!(delivered, 10);
+    }
+}

@@ -1,0 +1,228 @@
+//! Finding the same game twice: archive keepers merge collections from many
+//! sources, and one game often arrives under different file names, headers,
+//! orientations and even with the colours swapped.
+//!
+//! A game's [`fingerprint`] depends only on its board size, its root setup
+//! stones and the points of its main-line moves, taken under the board
+//! symmetry that gives the smallest value, with colours ignored. The
+//! [`DuplicateIndex`] remembers fingerprints compactly (a few dozen bytes
+//! per game) so that a run over millions of games stays small.
+
+use std::collections::HashMap;
+
+use crate::sgf::GameTree;
+use crate::sgf::props::{self, BoardSize, Move, Point};
+
+/// Games shorter than this are not fingerprinted: short sequences are
+/// common openings and problem diagrams, not copies.
+pub const MIN_MOVES: usize = 20;
+
+/// The symmetry-, colour- and header-independent identity of a game's main
+/// line, or `None` for games too short to tell (fewer than [`MIN_MOVES`]
+/// moves) or with an unreadable board size.
+pub fn fingerprint(game: &GameTree) -> Option<u64> {
+    let root = game.root();
+    let size = props::board_size(root).ok()?;
+    let mut moves = Vec::new();
+    for node in game.main_line() {
+        for property in node.properties() {
+            if matches!(property.id(), "B" | "W")
+                && let Some(Ok(mv)) = property.first().map(|v| props::parse_move(v, size))
+            {
+                moves.push(mv);
+            }
+        }
+    }
+    if moves.len() < MIN_MOVES {
+        return None;
+    }
+    let setup = [root.get("AB"), root.get("AW")].map(|p| p.map(|p| props::parse_elist_of_point(p.values().map(|v| v.text())).unwrap_or_default()));
+    let symmetry = canonical_symmetry(&moves, &setup, size);
+    let line = moves.iter().fold(0u64, |h, mv| step(h, move_code(*mv, symmetry, size)));
+    let size_code = (u64::from(size.width) << 8) | u64::from(size.height);
+    Some(mix(line ^ mix(setup_code(&setup, symmetry, size)) ^ size_code))
+}
+
+/// The symmetry under which the game reads smallest (setup first, then the
+/// moves in order). The first corner move usually decides it, so this costs
+/// a few steps, not eight passes.
+fn canonical_symmetry(moves: &[Move], setup: &[Option<Vec<Point>>; 2], size: BoardSize) -> Symmetry {
+    let mut candidates: Vec<Symmetry> = symmetries(size).to_vec();
+    let keep_smallest = |candidates: &mut Vec<Symmetry>, key: &dyn Fn(Symmetry) -> u64| {
+        let smallest = candidates.iter().map(|s| key(*s)).min().unwrap_or(0);
+        candidates.retain(|s| key(*s) == smallest);
+    };
+    keep_smallest(&mut candidates, &|s| setup_code(setup, s, size));
+    for mv in moves {
+        if candidates.len() == 1 {
+            break;
+        }
+        keep_smallest(&mut candidates, &|s| move_code(*mv, s, size));
+    }
+    candidates[0]
+}
+
+/// One step of the sequence hash: cheap, order-sensitive; [`mix`] finishes it.
+fn step(hash: u64, code: u64) -> u64 {
+    (hash.rotate_left(23) ^ code).wrapping_mul(0x9E37_79B9_7F4A_7C15)
+}
+
+/// One of the 8 symmetries of a square board: optional transpose, then
+/// optional flips. Rectangular boards have only the 4 without transpose.
+#[derive(Debug, Clone, Copy)]
+struct Symmetry {
+    transpose: bool,
+    flip_x: bool,
+    flip_y: bool,
+}
+
+fn symmetries(size: BoardSize) -> [Symmetry; 8] {
+    let square = size.width == size.height;
+    std::array::from_fn(|i| Symmetry { transpose: square && i >= 4, flip_x: i & 1 != 0, flip_y: i & 2 != 0 })
+}
+
+/// A point's code under a symmetry; points off the board keep their own
+/// code (they cannot be transformed, and they are rare enough).
+fn point_code(p: Point, s: Symmetry, size: BoardSize) -> u64 {
+    if !size.contains(p) {
+        return 0x1_0000 | (u64::from(p.x) << 8) | u64::from(p.y);
+    }
+    let (mut x, mut y) = if s.transpose { (p.y, p.x) } else { (p.x, p.y) };
+    let (w, h) = if s.transpose { (size.height, size.width) } else { (size.width, size.height) };
+    if s.flip_x {
+        x = w - 1 - x;
+    }
+    if s.flip_y {
+        y = h - 1 - y;
+    }
+    1 + (u64::from(x) << 8) + u64::from(y)
+}
+
+fn move_code(mv: Move, s: Symmetry, size: BoardSize) -> u64 {
+    match mv {
+        Move::Pass => 0,
+        Move::Play(p) => point_code(p, s, size),
+    }
+}
+
+/// The root's setup stones (`AB`, `AW`) as two unordered sets, combined so
+/// that swapping the colours gives the same code.
+fn setup_code(setup: &[Option<Vec<Point>>; 2], s: Symmetry, size: BoardSize) -> u64 {
+    let set = |points: &Option<Vec<Point>>| points.iter().flatten().map(|p| mix(point_code(*p, s, size))).fold(0, u64::wrapping_add);
+    let (black, white) = (set(&setup[0]), set(&setup[1]));
+    mix(black.min(white)) ^ black.max(white)
+}
+
+/// A strong 64-bit mixer (splitmix64's finaliser).
+fn mix(mut z: u64) -> u64 {
+    z = z.wrapping_add(0x9E37_79B9_7F4A_7C15);
+    z = (z ^ (z >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
+    z = (z ^ (z >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);
+    z ^ (z >> 31)
+}
+
+/// Where a game was first seen.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct FirstSeen<'a> {
+    pub file: &'a str,
+    pub game: usize,
+}
+
+/// The fingerprints seen so far. File names are kept once each in one
+/// string, so memory grows by about 40 bytes per game plus the names.
+#[derive(Debug, Default)]
+pub struct DuplicateIndex {
+    first: HashMap<u64, (u32, u32)>,
+    names: String,
+    name_ends: Vec<usize>,
+}
+
+impl DuplicateIndex {
+    /// Records the games of one file (`(game index, fingerprint)`) and
+    /// returns, for each game seen before, its index and where it was first
+    /// seen. A game repeated inside one file names that same file.
+    pub fn add_file<'s>(&'s mut self, file: &str, games: &[(usize, u64)]) -> Vec<(usize, FirstSeen<'s>)> {
+        if games.is_empty() {
+            return Vec::new();
+        }
+        let file_index = self.name_ends.len() as u32;
+        self.names.push_str(file);
+        self.name_ends.push(self.names.len());
+        let mut repeats = Vec::new();
+        for &(game, key) in games {
+            let first = *self.first.entry(key).or_insert((file_index, game as u32));
+            if first != (file_index, game as u32) {
+                repeats.push((game, first));
+            }
+        }
+        repeats.into_iter().map(|(game, (file, first_game))| (game, FirstSeen { file: self.name(file), game: first_game as usize })).collect()
+    }
+
+    fn name(&self, index: u32) -> &str {
+        let index = index as usize;
+        let start = if index == 0 { 0 } else { self.name_ends[index - 1] };
+        &self.names[start..self.name_ends[index]]
+    }
+
+    /// Number of distinct games recorded.
+    pub fn len(&self) -> usize {
+        self.first.len()
+    }
+
+    pub fn is_empty(&self) -> bool {
+        self.first.is_empty()
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::sgf;
+
+    fn game_text(moves: &[(u8, u8)], colours_swapped: bool, header: &str) -> String {
+        let mut s = format!("(;GM[1]SZ[19]{header}");
+        for (i, (x, y)) in moves.iter().enumerate() {
+            let black = (i % 2 == 0) != colours_swapped;
+            s.push_str(&format!(";{}[{}{}]", if black { 'B' } else { 'W' }, (b'a' + x) as char, (b'a' + y) as char));
+        }
+        s.push(')');
+        s
+    }
+
+    fn fingerprint_of(text: &str) -> Option<u64> {
+        fingerprint(&sgf::parse_str(text).collection.games[0])
+    }
+
+    fn moves() -> Vec<(u8, u8)> {
+        (0..30u8).map(|i| ((i * 7) % 19, (i * 11 + 3) % 19)).collect()
+    }
+
+    #[test]
+    fn same_moves_under_every_symmetry_and_colour_swap_match() {
+        let base = fingerprint_of(&game_text(&moves(), false, "PB[a]PW[b]")).expect("long enough");
+        let transforms: [fn(u8, u8) -> (u8, u8); 4] = [|x, y| (18 - x, y), |x, y| (x, 18 - y), |x, y| (y, x), |x, y| (18 - y, 18 - x)];
+        for t in transforms {
+            let moved: Vec<_> = moves().into_iter().map(|(x, y)| t(x, y)).collect();
+            assert_eq!(fingerprint_of(&game_text(&moved, false, "")), Some(base));
+        }
+        assert_eq!(fingerprint_of(&game_text(&moves(), true, "RE[B+R]")), Some(base));
+    }
+
+    #[test]
+    fn different_games_and_short_games_do_not_match() {
+        let base = fingerprint_of(&game_text(&moves(), false, ""));
+        let mut other = moves();
+        other.swap(3, 5);
+        assert_ne!(fingerprint_of(&game_text(&other, false, "")), base);
+        assert_eq!(fingerprint_of(&game_text(&moves()[..MIN_MOVES - 1], false, "")), None);
+    }
+
+    #[test]
+    fn the_index_names_the_first_file() {
+        let mut index = DuplicateIndex::default();
+        assert!(index.add_file("a.sgf", &[(0, 1), (1, 2)]).is_empty());
+        assert_eq!(index.add_file("b.sgf", &[(0, 3), (1, 2)]), vec![(1, FirstSeen { file: "a.sgf", game: 1 })]);
+        assert_eq!(index.add_file("c.sgf", &[(0, 3), (1, 3)]), vec![(0, FirstSeen { file: "b.sgf", game: 0 }), (1, FirstSeen { file: "b.sgf", game: 0 })]);
+        assert_eq!(index.len(), 3);
+    }
+}
