@@ -5,7 +5,7 @@
 use std::io::IsTerminal;
 use std::time::Duration;
 
-use indicatif::{ProgressBar, ProgressDrawTarget, ProgressStyle};
+use indicatif::{ProgressBar, ProgressDrawTarget, ProgressState, ProgressStyle};
 
 use crate::check::FileCheck;
 use crate::diag::Severity;
@@ -25,8 +25,11 @@ impl Progress {
         }
         // The length is unknown until the counting walk ends (set_length).
         let bar = ProgressBar::with_draw_target(None, ProgressDrawTarget::stderr_with_hz(10));
-        let style = ProgressStyle::with_template("{spinner} {elapsed_precise} [{wide_bar}] {pos}/{len} files, {per_sec}, {msg}, ETA {eta}")
+        let style = ProgressStyle::with_template("{spinner} {elapsed_precise} [{wide_bar}] {pos}/{len} files, {rate} files/s, {msg}, ETA {eta}")
             .unwrap_or_else(|_| ProgressStyle::default_bar())
+            .with_key("rate", |state: &ProgressState, w: &mut dyn std::fmt::Write| {
+                let _ = write!(w, "{:.0}", state.per_sec());
+            })
             .progress_chars("=> ");
         bar.set_style(style);
         bar.enable_steady_tick(Duration::from_millis(200));

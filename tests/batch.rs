@@ -1,0 +1,231 @@
+//! Archive-scale checking through the real binary: archives read in place,
+//! parallel runs in input order, shards, duplicates, kifu.toml, --fix.
+
+use std::fs;
+use std::io::Write;
+use std::path::Path;
+
+use assert_cmd::Command;
+use serde_json::Value;
+
+fn kifu() -> Command {
+    Command::cargo_bin("kifu").unwrap()
+}
+
+/// A legal game of `n` moves along the diagonal band, no captures.
+fn game(n: usize, header: &str) -> String {
+    let mut s = format!("(;GM[1]FF[4]RU[Japanese]SZ[19]{header}");
+    for i in 0..n {
+        let (x, y) = (i % 19, (i / 19) * 2 + i % 2);
+        s.push_str(&format!(";{}[{}{}]", if i % 2 == 0 { 'B' } else { 'W' }, (b'a' + x as u8) as char, (b'a' + y as u8) as char));
+    }
+    s + ")\n"
+}
+
+/// The same game turned a quarter (x, y) -> (18 - y, x) with colours swapped.
+fn turned(n: usize) -> String {
+    let mut s = "(;GM[1]FF[4]RU[Japanese]SZ[19]PB[Someone else]".to_string();
+    for i in 0..n {
+        let (x, y) = (i % 19, (i / 19) * 2 + i % 2);
+        let (tx, ty) = (18 - y, x);
+        s.push_str(&format!(";{}[{}{}]", if i % 2 == 0 { 'W' } else { 'B' }, (b'a' + tx as u8) as char, (b'a' + ty as u8) as char));
+    }
+    s + ")\n"
+}
+
+const ILLEGAL: &str = "(;GM[1]RU[Japanese]SZ[9];B[ee];W[ee])\n";
+
+fn jsonl(out: &[u8]) -> (Vec<Value>, Value) {
+    let mut rows: Vec<Value> = String::from_utf8_lossy(out).lines().map(|l| serde_json::from_str(l).unwrap()).collect();
+    let summary = rows.pop().expect("summary line")["summary"].clone();
+    (rows, summary)
+}
+
+fn write(dir: &Path, name: &str, text: &str) {
+    let path = dir.join(name);
+    fs::create_dir_all(path.parent().unwrap()).unwrap();
+    fs::write(path, text).unwrap();
+}
+
+#[test]
+fn games_inside_zip_tar_and_tgz_are_checked_in_place() {
+    let dir = tempfile::tempdir().unwrap();
+    let zip_path = dir.path().join("games.zip");
+    let mut zip = zip::ZipWriter::new(fs::File::create(&zip_path).unwrap());
+    let options = zip::write::SimpleFileOptions::default().compression_method(zip::CompressionMethod::Deflated);
+    zip.start_file("2020/bad.sgf", options).unwrap();
+    zip.write_all(ILLEGAL.as_bytes()).unwrap();
+    zip.start_file("notes.txt", options).unwrap();
+    zip.write_all(b"not a game").unwrap();
+    zip.finish().unwrap();
+    for (name, gz) in [("games.tar", false), ("games.tgz", true)] {
+        let file = fs::File::create(dir.path().join(name)).unwrap();
+        let sink: Box<dyn Write> = if gz { Box::new(flate2::write::GzEncoder::new(file, flate2::Compression::default())) } else { Box::new(file) };
+        let mut tar = tar::Builder::new(sink);
+        let mut header = tar::Header::new_gnu();
+        header.set_size(ILLEGAL.len() as u64);
+        header.set_cksum();
+        tar.append_data(&mut header, "a/bad.sgf", ILLEGAL.as_bytes()).unwrap();
+        tar.into_inner().unwrap().flush().unwrap();
+    }
+    let out = kifu().args(["check", "--format", "jsonl"]).arg(dir.path()).output().unwrap();
+    let (rows, summary) = jsonl(&out.stdout);
+    let files: Vec<String> = rows.iter().map(|r| r["file"].as_str().unwrap().to_string()).collect();
+    let root = dir.path().display().to_string();
+    assert_eq!(files, [format!("{root}/games.tar!a/bad.sgf"), format!("{root}/games.tgz!a/bad.sgf"), format!("{root}/games.zip!2020/bad.sgf")]);
+    assert!(rows.iter().all(|r| r["code"] == "occupied-point" && r["line"] == 1), "{rows:?}");
+    assert_eq!(summary["files"], 3);
+    assert_eq!(out.status.code(), Some(1));
+}
+
+#[test]
+fn a_zip_bomb_is_bounded_by_max_bytes() {
+    let dir = tempfile::tempdir().unwrap();
+    let zip_path = dir.path().join("bomb.zip");
+    let mut zip = zip::ZipWriter::new(fs::File::create(&zip_path).unwrap());
+    zip.start_file("bomb.sgf", zip::write::SimpleFileOptions::default().compression_method(zip::CompressionMethod::Deflated)).unwrap();
+    let zeros = vec![b' '; 1 << 20];
+    for _ in 0..64 {
+        zip.write_all(&zeros).unwrap();
+    }
+    zip.finish().unwrap();
+    assert!(fs::metadata(&zip_path).unwrap().len() < 1 << 20, "the bomb should compress well");
+    let out = kifu().args(["check", "--format", "jsonl", "--max-bytes", "1000000"]).arg(&zip_path).output().unwrap();
+    let (rows, _) = jsonl(&out.stdout);
+    assert_eq!(rows.len(), 1);
+    assert_eq!(rows[0]["code"], "limit-exceeded");
+    assert!(rows[0]["message"].as_str().unwrap().contains("--max-bytes 1000000"));
+    assert_eq!(out.status.code(), Some(1));
+}
+
+#[test]
+fn output_order_does_not_depend_on_jobs() {
+    let run = |jobs: &str| kifu().args(["check", "--format", "jsonl", "--jobs", jobs, "fixtures"]).output().unwrap();
+    let one = run("1");
+    let (rows, _) = jsonl(&one.stdout);
+    assert!(rows.len() > 50, "the fixtures should give many diagnostics");
+    for jobs in ["2", "5"] {
+        let (other, _) = jsonl(&run(jobs).stdout);
+        assert_eq!(other, rows, "--jobs {jobs}");
+    }
+}
+
+#[test]
+fn shards_split_the_inputs_without_overlap() {
+    let files_of = |args: &[&str]| -> Vec<String> {
+        let out = kifu().args(["check", "--format", "json", "--allow", "duplicate-game"]).args(args).arg("fixtures").output().unwrap();
+        let doc: Value = serde_json::from_slice(&out.stdout).unwrap();
+        let mut files: Vec<String> = doc["diagnostics"].as_array().unwrap().iter().map(|d| d["file"].as_str().unwrap().to_string()).collect();
+        files.dedup();
+        files
+    };
+    let all = files_of(&[]);
+    let mut union = Vec::new();
+    for i in 1..=3 {
+        let shard = files_of(&["--shard", &format!("{i}/3")]);
+        assert!(!shard.is_empty() && shard.len() < all.len());
+        union.extend(shard);
+    }
+    union.sort();
+    let mut expected = all.clone();
+    expected.sort();
+    assert_eq!(union, expected);
+    kifu().args(["check", "--shard", "4/3", "fixtures"]).assert().code(2);
+}
+
+#[test]
+fn the_same_game_turned_and_with_colours_swapped_is_a_duplicate() {
+    let dir = tempfile::tempdir().unwrap();
+    write(dir.path(), "a.sgf", &game(40, "PB[First]"));
+    write(dir.path(), "b.sgf", &turned(40));
+    write(dir.path(), "c.sgf", &game(39, ""));
+    let out = kifu().args(["check", "--format", "jsonl"]).arg(dir.path()).output().unwrap();
+    let (rows, _) = jsonl(&out.stdout);
+    let duplicates: Vec<&Value> = rows.iter().filter(|r| r["code"] == "duplicate-game").collect();
+    assert_eq!(duplicates.len(), 1, "{rows:?}");
+    assert!(duplicates[0]["file"].as_str().unwrap().ends_with("b.sgf"));
+    assert!(duplicates[0]["message"].as_str().unwrap().contains("a.sgf (game 1)"));
+    assert_eq!(duplicates[0]["severity"], "info");
+    assert_eq!(out.status.code(), Some(0));
+}
+
+#[test]
+fn hidden_folders_are_skipped_unless_asked() {
+    let dir = tempfile::tempdir().unwrap();
+    write(dir.path(), ".git/bad.sgf", ILLEGAL);
+    write(dir.path(), "ok.sgf", &game(3, ""));
+    kifu().arg("check").arg(dir.path()).assert().code(0);
+    kifu().args(["check", "--hidden"]).arg(dir.path()).assert().code(1);
+}
+
+#[cfg(unix)]
+#[test]
+fn a_symlink_loop_is_reported_and_the_walk_goes_on() {
+    let dir = tempfile::tempdir().unwrap();
+    write(dir.path(), "sub/bad.sgf", ILLEGAL);
+    std::os::unix::fs::symlink(dir.path(), dir.path().join("sub/loop")).unwrap();
+    let out = kifu().args(["check", "--format", "jsonl"]).arg(dir.path()).output().unwrap();
+    let (rows, _) = jsonl(&out.stdout);
+    let codes: Vec<&str> = rows.iter().map(|r| r["code"].as_str().unwrap()).collect();
+    assert_eq!(codes, ["occupied-point", "symlink-loop"]);
+    assert_eq!(out.status.code(), Some(1));
+}
+
+#[test]
+fn kifu_toml_is_found_upwards_and_flags_win() {
+    let dir = tempfile::tempdir().unwrap();
+    write(dir.path(), "kifu.toml", "[check]\nallow = [\"occupied-point\"]\nignore = [\"drafts/\"]\nextensions = [\"kif\"]\n");
+    write(dir.path(), "games/bad.sgf", ILLEGAL);
+    write(dir.path(), "games/other.kif", "(;GM[1]RU[Japanese]SZ[9];B[ee];B[dd])");
+    write(dir.path(), "games/drafts/worse.sgf", "(;GM[1]RU[Japanese]SZ[9];B[ee];W[ff];W[gg])");
+    let games = dir.path().join("games");
+    let run = |args: &[&str]| {
+        let out = kifu().current_dir(&games).arg("check").args(args).args(["--format", "jsonl", "."]).output().unwrap();
+        let (rows, _) = jsonl(&out.stdout);
+        rows.iter().map(|r| format!("{} {}", r["file"].as_str().unwrap(), r["code"].as_str().unwrap())).collect::<Vec<_>>()
+    };
+    assert_eq!(run(&[]), ["./other.kif double-move"]);
+    assert_eq!(run(&["--no-config"]), ["./bad.sgf occupied-point", "./drafts/worse.sgf double-move"]);
+    write(dir.path(), "strict.toml", "[check]\ndeny = [\"warnings\"]\n");
+    kifu().current_dir(&games).args(["check", "--config", "../strict.toml", "drafts"]).assert().code(1);
+    write(dir.path(), "kifu.toml", "[check]\nallwo = [\"ko\"]\n");
+    kifu().current_dir(&games).args(["check", "."]).assert().code(2).stderr(predicates::str::contains("allwo"));
+}
+
+#[test]
+fn fix_writes_a_repaired_copy_and_never_the_input() {
+    let dir = tempfile::tempdir().unwrap();
+    let input = dir.path().join("in.sgf");
+    let original = b"(;GM[1]CA[ISO-8859-1]PB[Jos\xe9]\n;B[dd]".to_vec();
+    fs::write(&input, &original).unwrap();
+    let output = dir.path().join("out.sgf");
+    kifu()
+        .args(["check", "--fix", "-o"])
+        .arg(&output)
+        .arg(&input)
+        .assert()
+        .stderr(predicates::str::contains("converted from").and(predicates::str::contains("missing-close-paren")));
+    assert_eq!(fs::read(&input).unwrap(), original);
+    let fixed = fs::read_to_string(&output).unwrap();
+    assert!(fixed.contains("PB[Jos\u{e9}]") && fixed.contains("CA[UTF-8]") && fixed.trim_end().ends_with(')'), "{fixed}");
+    kifu().args(["check", "--fix", "-o"]).arg(&input).arg(&input).assert().stderr(predicates::str::contains("refusing"));
+    assert_eq!(fs::read(&input).unwrap(), original);
+    let folder = dir.path().join("fixed");
+    kifu().args(["check", "--fix", "-o"]).arg(&folder).arg(dir.path()).assert();
+    assert!(folder.join("in.sgf").is_file());
+}
+
+#[test]
+fn summary_only_prints_the_summary_and_no_progress_bar_in_pipes() {
+    let out = kifu().args(["check", "--summary-only", "fixtures/moves"]).output().unwrap();
+    let text = String::from_utf8(out.stdout).unwrap();
+    assert_eq!(text.lines().count(), 1, "{text}");
+    assert!(text.contains("games/s"), "{text}");
+    assert!(out.stderr.is_empty(), "stderr is a pipe: no progress bar");
+    let out = kifu().args(["check", "--summary-only", "--format", "json", "fixtures/moves"]).output().unwrap();
+    let doc: Value = serde_json::from_slice(&out.stdout).unwrap();
+    assert_eq!(doc["diagnostics"].as_array().map(Vec::len), Some(0));
+    assert!(doc["summary"]["games_per_second"].as_f64().is_some());
+}
+
+use predicates::prelude::PredicateBooleanExt;
