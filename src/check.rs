@@ -2,6 +2,8 @@
 //! one list of located diagnostics. The batch layer (CLI) calls this per
 //! file; this module knows nothing of paths, walking or output formats.
 
+use std::time::{Duration, Instant};
+
 use crate::dedup;
 use crate::diag::{Code, Diagnostic, Severity};
 use crate::replay::{self, RuleOverrides};
@@ -17,6 +19,9 @@ pub struct CheckOptions {
     pub score: Option<ScoreOptions>,
     /// Compute each game's [`dedup::fingerprint`], to find duplicates.
     pub fingerprints: bool,
+    /// Stop checking a file after this long (`--timeout-per-file`): the
+    /// games not reached are reported, never silently skipped.
+    pub timeout: Option<Duration>,
 }
 
 /// What checking one file found.
@@ -44,11 +49,19 @@ pub struct GameFingerprint {
 
 /// Parses `bytes` and checks every game in it.
 pub fn check_bytes(bytes: &[u8], options: &CheckOptions) -> FileCheck {
+    let deadline = options.timeout.map(|t| Instant::now() + t);
     let parsed = sgf::parse(bytes, &options.parse);
     let mut diagnostics = parsed.diagnostics;
     let mut moves = 0;
     let mut fingerprints = Vec::new();
     for (index, game) in parsed.collection.games.iter().enumerate() {
+        if deadline.is_some_and(|d| Instant::now() >= d) {
+            let timeout = options.timeout.unwrap_or_default().as_secs_f64();
+            let left = parsed.collection.games.len() - index;
+            let message = format!("--timeout-per-file {timeout} s reached: {left} game(s) from this one on were not checked");
+            diagnostics.push(Diagnostic::new(Code::Timeout, game.root().offset(), message).in_game(index));
+            break;
+        }
         if let Some(key) = options.fingerprints.then(|| dedup::fingerprint(game)).flatten() {
             fingerprints.push(GameFingerprint { game: index, key, offset: game.root().offset() });
         }

@@ -90,6 +90,7 @@ codes! {
     OldIdentifier = "old-identifier", Info, "An FF[1]-FF[3] long identifier was read as its upper-case letters.";
     NodeAfterVariations = "node-after-variations", Error, "Nodes follow the variations of a sequence; they were attached to the last variation.";
     LimitExceeded = "limit-exceeded", Error, "A configured limit was hit; the rest of the input was not read.";
+    Timeout = "timeout", Error, "--timeout-per-file was reached; the games not yet checked are named.";
     // Properties (checked on the model).
     DuplicateProperty = "duplicate-property", Warning, "A property appears twice in one node.";
     InvalidValue = "invalid-value", Warning, "A property value does not have the form its type requires.";

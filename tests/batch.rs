@@ -229,3 +229,19 @@ fn summary_only_prints_the_summary_and_no_progress_bar_in_pipes() {
 }
 
 use predicates::prelude::PredicateBooleanExt;
+
+#[test]
+fn timeout_per_file_names_the_games_not_checked() {
+    let dir = tempfile::tempdir().unwrap();
+    let collection: String = (0..3000).map(|_| game(150, "")).collect();
+    write(dir.path(), "many.sgf", &collection);
+    let out = kifu().args(["check", "--format", "jsonl", "--allow", "duplicate-game", "--timeout-per-file", "0.001"]).arg(dir.path()).output().unwrap();
+    let (rows, summary) = jsonl(&out.stdout);
+    let timeouts: Vec<&Value> = rows.iter().filter(|r| r["code"] == "timeout").collect();
+    assert_eq!(timeouts.len(), 1, "{rows:?}");
+    assert!(timeouts[0]["message"].as_str().unwrap().contains("were not checked"));
+    assert!(timeouts[0]["game"].as_u64().unwrap() < 3000);
+    assert_eq!(summary["games"], 3000);
+    assert_eq!(out.status.code(), Some(1));
+    kifu().args(["check", "--timeout-per-file", "0", "fixtures/example-game.sgf"]).assert().code(2);
+}

@@ -13,7 +13,7 @@ use std::io::{self, Write};
 use std::ops::ControlFlow;
 use std::path::{Path, PathBuf};
 use std::process::ExitCode;
-use std::time::Instant;
+use std::time::{Duration, Instant};
 
 use clap::{Args, Parser, Subcommand, ValueEnum};
 
@@ -253,6 +253,9 @@ struct CheckArgs {
     /// Do not report a code (repeatable).
     #[arg(long, value_name = "CODE")]
     allow: Vec<String>,
+    /// Stop checking a file after this many seconds (checked between games).
+    #[arg(long, value_name = "SECONDS")]
+    timeout_per_file: Option<f64>,
     /// Print only the summary (for huge runs).
     #[arg(long)]
     summary_only: bool,
@@ -461,7 +464,14 @@ impl CheckArgs {
         let policy = self.policy(&config)?;
         let score = if self.score { Some(self.score_flags.resolve(rules)?) } else { None };
         let fingerprints = !policy.allow.contains(&Code::DuplicateGame);
-        let options = CheckOptions { parse: inputs.parse, rules, score, fingerprints };
+        let timeout = match self.timeout_per_file {
+            Some(t) if !(t > 0.0 && t.is_finite()) => {
+                eprintln!("kifu: --timeout-per-file must be a positive number of seconds");
+                return Err(Status::Usage);
+            }
+            t => t.map(Duration::from_secs_f64),
+        };
+        let options = CheckOptions { parse: inputs.parse, rules, score, fingerprints, timeout };
         let jobs = self.jobs.unwrap_or_else(|| std::thread::available_parallelism().map_or(1, |n| n.get()));
         let fix = self.output.clone().filter(|_| self.fix).map(|out| FixTarget::new(out, &inputs.paths));
         let format = match self.format {
