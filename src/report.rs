@@ -134,7 +134,7 @@ impl<W: Write> Reporter<W> {
         if self.first {
             match self.format {
                 Format::Json => self.out.write_all(b"{\"diagnostics\":[")?,
-                Format::Sarif => self.out.write_all(SARIF_HEAD.as_bytes())?,
+                Format::Sarif => self.out.write_all(sarif_head().as_bytes())?,
                 _ => {}
             }
         }
@@ -215,7 +215,9 @@ impl<W: Write> Reporter<W> {
                 }
             }
             Format::Sarif => {
-                self.out.write_all(b"],\"tool\":")?;
+                self.out.write_all(b"],\"invocations\":")?;
+                serde_json::to_writer(&mut self.out, &sarif_invocations(&self.summary))?;
+                self.out.write_all(b",\"tool\":")?;
                 serde_json::to_writer(&mut self.out, &sarif_tool())?;
                 self.out.write_all(b"}]}\n")?;
             }
@@ -249,19 +251,19 @@ fn write_text(out: &mut impl Write, path: &str, d: &Diagnostic, source: Option<&
     Ok(())
 }
 
-/// `::error file=PATH,line=L,col=C,title=kifu CODE::MESSAGE`
+/// `::error file=PATH,line=L,col=C,title=kifu CODE::MESSAGE` (GitHub Actions workflow command).
 fn write_github(out: &mut impl Write, path: &str, d: &Diagnostic) -> io::Result<()> {
     let level = match d.severity {
         Severity::Error => "error",
         Severity::Warning => "warning",
         Severity::Info => "notice",
     };
+    // A diagnostic with no position (line 0) annotates the whole file.
+    let position = if d.line == 0 { String::new() } else { format!(",line={},col={}", d.line, d.column.max(1)) };
     writeln!(
         out,
-        "::{level} file={},line={},col={},title={}::{}",
+        "::{level} file={}{position},title={}::{}",
         github_escape(path, true),
-        d.line,
-        d.column,
         github_escape(&format!("kifu {}", d.code), true),
         github_escape(&d.message, false)
     )
@@ -283,8 +285,26 @@ fn github_escape(s: &str, property: bool) -> String {
     out
 }
 
-const SARIF_HEAD: &str =
-    r#"{"$schema":"https://json.schemastore.org/sarif-2.1.0.json","version":"2.1.0","runs":[{"columnKind":"unicodeCodePoints","results":["#;
+/// The published OASIS schema the log conforms to (a copy, with where it
+/// came from, is in `tests/schemas/`; `tests/sarif.rs` validates against it).
+const SARIF_SCHEMA: &str = "https://docs.oasis-open.org/sarif/sarif/v2.1.0/errata01/os/schemas/sarif-schema-2.1.0.json";
+
+/// The `uriBaseId` of relative paths: the directory kifu ran in (for a CI
+/// job, the checkout), given in `originalUriBaseIds` when it is known.
+const SARIF_SRCROOT: &str = "%SRCROOT%";
+
+/// Everything before the first result: the log, its one run, the base URI.
+fn sarif_head() -> String {
+    let base = std::env::current_dir()
+        .ok()
+        .and_then(|dir| dir.to_str().map(file_uri))
+        .map(|uri| {
+            let uri = if uri.ends_with('/') { uri } else { format!("{uri}/") };
+            format!(r#""originalUriBaseIds":{{"{SARIF_SRCROOT}":{{"uri":{}}}}},"#, serde_json::Value::from(uri))
+        })
+        .unwrap_or_default();
+    format!(r#"{{"$schema":"{SARIF_SCHEMA}","version":"2.1.0","runs":[{{"columnKind":"unicodeCodePoints",{base}"results":["#)
+}
 
 fn sarif_level(severity: Severity) -> &'static str {
     match severity {
@@ -296,9 +316,11 @@ fn sarif_level(severity: Severity) -> &'static str {
 
 /// One SARIF result; move context goes in `properties`.
 fn sarif_result(path: &str, d: &Diagnostic) -> serde_json::Value {
-    let mut region = serde_json::json!({ "startLine": d.line.max(1), "startColumn": d.column.max(1) });
-    if d.line == 0 {
-        region = serde_json::json!({ "startLine": 1 });
+    // A diagnostic with no position (line 0) points at the file's first line.
+    let region = if d.line == 0 { serde_json::json!({ "startLine": 1 }) } else { serde_json::json!({ "startLine": d.line, "startColumn": d.column.max(1) }) };
+    let mut artifact = serde_json::json!({ "uri": sarif_uri(path) });
+    if is_relative(path) {
+        artifact["uriBaseId"] = SARIF_SRCROOT.into();
     }
     let mut result = serde_json::json!({
         "ruleId": d.code.name(),
@@ -306,7 +328,7 @@ fn sarif_result(path: &str, d: &Diagnostic) -> serde_json::Value {
         "level": sarif_level(d.severity),
         "message": { "text": d.message },
         "locations": [{ "physicalLocation": {
-            "artifactLocation": { "uri": sarif_uri(path) },
+            "artifactLocation": artifact,
             "region": region,
         }}],
     });
@@ -332,35 +354,195 @@ fn sarif_result(path: &str, d: &Diagnostic) -> serde_json::Value {
     result
 }
 
-/// A relative URI reference for a path (SARIF wants `/`, percent-escapes).
+/// Whether a path as given on the command line is relative (and so is
+/// written relative to `%SRCROOT%`). Standard input (`-`) is not a file.
+fn is_relative(path: &str) -> bool {
+    let b = path.as_bytes();
+    let drive = b.len() >= 2 && b[0].is_ascii_alphabetic() && b[1] == b':';
+    !(path == "-" || path.starts_with('/') || path.starts_with('\\') || drive)
+}
+
+/// The URI of a path: absolute paths as `file:` URIs, relative ones as
+/// relative references (`/` separators, no `./` prefix, percent-escapes).
 fn sarif_uri(path: &str) -> String {
-    let mut out = String::new();
-    for b in path.replace('\\', "/").bytes() {
-        match b {
-            b'A'..=b'Z' | b'a'..=b'z' | b'0'..=b'9' | b'-' | b'.' | b'_' | b'~' | b'/' => out.push(b as char),
-            _ => out.push_str(&format!("%{b:02X}")),
+    if !is_relative(path) {
+        return if path == "-" { "-".to_string() } else { file_uri(path) };
+    }
+    let mut path = path.replace('\\', "/");
+    while let Some(rest) = path.strip_prefix("./") {
+        path = rest.trim_start_matches('/').to_string();
+    }
+    // ':' is escaped too: unescaped in a first segment it would read as a scheme.
+    percent_escape(&path, b"-._~/")
+}
+
+/// `file:///abs/path` for an absolute path (Unix or Windows).
+fn file_uri(path: &str) -> String {
+    let path = path.replace('\\', "/");
+    let path = if path.starts_with('/') { path } else { format!("/{path}") };
+    format!("file://{}", percent_escape(&path, b"-._~/:"))
+}
+
+/// Percent-escapes every byte but ASCII letters, digits and `keep`.
+fn percent_escape(s: &str, keep: &[u8]) -> String {
+    let mut out = String::with_capacity(s.len());
+    for b in s.bytes() {
+        if b.is_ascii_alphanumeric() || keep.contains(&b) {
+            out.push(b as char);
+        } else {
+            out.push_str(&format!("%{b:02X}"));
         }
     }
     out
 }
 
-/// The tool block: kifu and every rule (code) it can report.
+/// The run's one invocation: it failed when a file could not be read (the
+/// other files were still checked, and their results are in the log).
+fn sarif_invocations(summary: &Summary) -> serde_json::Value {
+    let unreadable = summary.by_code.get(crate::diag::Code::Io.name()).copied().unwrap_or(0);
+    let mut invocation = serde_json::json!({ "executionSuccessful": unreadable == 0 });
+    if unreadable > 0 {
+        invocation["toolExecutionNotifications"] = serde_json::json!([{
+            "level": "error",
+            "message": { "text": format!("{unreadable} {} could not be read", plural(unreadable, "file")) },
+            "associatedRule": { "id": crate::diag::Code::Io.name(), "index": crate::diag::Code::Io as usize },
+        }]);
+    }
+    serde_json::json!([invocation])
+}
+
+/// The diagnostics reference, read at build time: each rule's help points
+/// into it, so the anchors always follow the document.
+const DIAGNOSTICS_DOC: &str = include_str!("../docs/diagnostics.md");
+const DIAGNOSTICS_DOC_PATH: &str = "docs/diagnostics.md";
+
+/// For each code in the tables of docs/diagnostics.md: the anchor of the
+/// section it is listed in and the text of its `meaning` column.
+fn documented_codes() -> BTreeMap<&'static str, (String, &'static str)> {
+    let mut codes = BTreeMap::new();
+    let mut anchor = String::new();
+    for line in DIAGNOSTICS_DOC.lines() {
+        if line.starts_with('#') {
+            anchor = heading_anchor(line.trim_start_matches('#'));
+        } else if line.starts_with("| `") {
+            let cells: Vec<&str> = line.split('|').map(str::trim).collect();
+            if let [_, code, _, meaning, ..] = cells[..] {
+                codes.entry(code.trim_matches('`')).or_insert((anchor.clone(), meaning));
+            }
+        }
+    }
+    codes
+}
+
+/// The anchor GitHub (and GitLab) give a Markdown heading: lower case,
+/// punctuation other than `-` and `_` dropped, spaces as `-`.
+fn heading_anchor(heading: &str) -> String {
+    heading
+        .trim()
+        .chars()
+        .filter_map(|c| match c {
+            ' ' => Some('-'),
+            '-' | '_' => Some(c),
+            c if c.is_alphanumeric() => Some(c),
+            _ => None,
+        })
+        .flat_map(char::to_lowercase)
+        .collect()
+}
+
+/// The tool block: kifu and every rule (code) it can report, in code order
+/// (a result's `ruleIndex` is its code's index), each with its help.
 fn sarif_tool() -> serde_json::Value {
+    sarif_tool_for(env!("CARGO_PKG_REPOSITORY"))
+}
+
+/// `sarif_tool` for a repository address. Absolute links (`helpUri`,
+/// `informationUri`) need it (Cargo.toml `repository`); without it the help
+/// names the document and anchor in words.
+fn sarif_tool_for(repository: &str) -> serde_json::Value {
+    let repository = repository.trim_end_matches('/');
+    let documented = documented_codes();
     let rules: Vec<serde_json::Value> = crate::diag::CODES
         .iter()
         .map(|c| {
-            serde_json::json!({
+            let (anchor, meaning) = documented.get(c.name).cloned().unwrap_or_else(|| ("codes".to_string(), c.summary));
+            let doc = format!("{DIAGNOSTICS_DOC_PATH}#{anchor}");
+            let url = (!repository.is_empty()).then(|| format!("{repository}/blob/main/{doc}"));
+            let link = match &url {
+                Some(url) => format!("[{doc}]({url})"),
+                None => format!("`{doc}`"),
+            };
+            let mut rule = serde_json::json!({
                 "id": c.name,
                 "shortDescription": { "text": c.summary },
+                "fullDescription": { "text": meaning.replace('`', "") },
+                "help": {
+                    "text": format!("{} Default severity: {}. See {doc}.", meaning.replace('`', ""), c.severity),
+                    "markdown": format!("`{}` ({} by default): {meaning}\n\nSee {link}.", c.name, c.severity),
+                },
                 "defaultConfiguration": { "level": sarif_level(c.severity) },
-            })
+            });
+            if let Some(url) = url {
+                rule["helpUri"] = url.into();
+            }
+            rule
         })
         .collect();
-    serde_json::json!({ "driver": {
+    let mut driver = serde_json::json!({
         "name": "kifu",
         "version": env!("CARGO_PKG_VERSION"),
+        "semanticVersion": env!("CARGO_PKG_VERSION"),
         "rules": rules,
-    }})
+    });
+    if !repository.is_empty() {
+        driver["informationUri"] = repository.into();
+    }
+    serde_json::json!({ "driver": driver })
+}
+
+#[cfg(test)]
+mod sarif_tests {
+    use super::*;
+
+    #[test]
+    fn rules_link_to_their_section_of_the_diagnostics_doc() {
+        let tool = sarif_tool_for("https://example.org/kifu/");
+        let driver = &tool["driver"];
+        assert_eq!(driver["informationUri"], "https://example.org/kifu");
+        let rules = driver["rules"].as_array().unwrap();
+        assert_eq!(rules.len(), crate::diag::CODES.len());
+        let ko = &rules[crate::diag::Code::Ko as usize];
+        assert_eq!(ko["id"], "ko");
+        assert_eq!(ko["helpUri"], "https://example.org/kifu/blob/main/docs/diagnostics.md#moves-replay");
+        let scoring = &rules[crate::diag::Code::ResultSyntax as usize];
+        assert!(scoring["helpUri"].as_str().unwrap().ends_with("#scoring-kifu-score-kifu-check---score"));
+        // Every code is in a table of the doc (not the fallback anchor).
+        let documented = documented_codes();
+        for c in crate::diag::CODES {
+            assert!(documented.contains_key(c.name), "{} is not in docs/diagnostics.md", c.name);
+        }
+        assert!(sarif_tool_for("")["driver"]["rules"][0].get("helpUri").is_none());
+    }
+
+    #[test]
+    fn unreadable_files_make_the_invocation_unsuccessful() {
+        let mut summary = Summary::default();
+        assert_eq!(sarif_invocations(&summary)[0]["executionSuccessful"], true);
+        summary.count(&Diagnostic::new(crate::diag::Code::Io, 0, "the file could not be read"));
+        let invocation = &sarif_invocations(&summary)[0];
+        assert_eq!(invocation["executionSuccessful"], false);
+        assert_eq!(invocation["toolExecutionNotifications"][0]["associatedRule"]["id"], "io-error");
+    }
+
+    #[test]
+    fn uris_of_relative_absolute_and_windows_paths() {
+        assert_eq!(sarif_uri("./games/a b.sgf"), "games/a%20b.sgf");
+        assert_eq!(sarif_uri("games\\2019\\x.sgf"), "games/2019/x.sgf");
+        assert_eq!(sarif_uri("../corpus/a:b,c%.sgf"), "../corpus/a%3Ab%2Cc%25.sgf");
+        assert_eq!(sarif_uri("/tmp/a b.sgf"), "file:///tmp/a%20b.sgf");
+        assert_eq!(sarif_uri("C:\\games\\x.sgf"), "file:///C:/games/x.sgf");
+        assert!(is_relative("games/x.sgf") && !is_relative("/x.sgf") && !is_relative("-"));
+    }
 }
 
 /// Up to 100 characters of `line` around 1-based `column`, with the caret's
