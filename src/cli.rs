@@ -65,6 +65,9 @@ struct InputArgs {
     /// Stop reading a file after this many nodes.
     #[arg(long, value_name = "N")]
     max_nodes: Option<usize>,
+    /// Stop reading a file after this many variations.
+    #[arg(long, value_name = "N")]
+    max_variations: Option<usize>,
 }
 
 #[derive(Clone, Copy, ValueEnum)]
@@ -388,7 +391,7 @@ impl InputArgs {
                 io_error = true;
             }
         }
-        let parse = ParseOptions { encoding, limits: sgf::Limits { max_nodes: self.max_nodes } };
+        let parse = ParseOptions { encoding, limits: sgf::Limits { max_nodes: self.max_nodes, max_variations: self.max_variations } };
         Ok(Inputs { inputs, parse, io_error })
     }
 }
