@@ -83,6 +83,9 @@ struct InputArgs {
     /// Stop reading a file after this many nodes.
     #[arg(long, value_name = "N")]
     max_nodes: Option<usize>,
+    /// Stop reading a file after this many variations.
+    #[arg(long, value_name = "N")]
+    max_variations: Option<usize>,
 }
 
 /// Files larger than this are not read unless `--max-bytes` says otherwise:
@@ -395,7 +398,7 @@ impl InputArgs {
         let mut extensions: Vec<String> = vec!["sgf".into()];
         extensions.extend(self.extensions.iter().map(|e| e.trim_start_matches('.').to_ascii_lowercase()));
         let walk = Walk { extensions, hidden: self.hidden, ignore: None, shard: None, max_bytes: self.max_bytes.unwrap_or(DEFAULT_MAX_BYTES) };
-        let parse = ParseOptions { encoding, limits: sgf::Limits { max_nodes: self.max_nodes } };
+        let parse = ParseOptions { encoding, limits: sgf::Limits { max_nodes: self.max_nodes, max_variations: self.max_variations } };
         Ok(Inputs { paths: self.paths.clone(), walk, parse })
     }
 }

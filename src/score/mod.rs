@@ -695,10 +695,15 @@ impl Count {
     fn chain(&self, p: Pt) -> Vec<Pt> {
         let color = self.cells[p as usize];
         let mut chain = vec![p];
+        // A bitmap, not `chain.contains`: a chain of every point of a 52x52
+        // board took seconds (tests/hostile.rs).
+        let mut seen = vec![false; self.cells.len()];
+        seen[p as usize] = true;
         let mut i = 0;
         while i < chain.len() {
             for n in self.neighbors(chain[i]) {
-                if self.cells[n as usize] == color && !chain.contains(&n) {
+                if self.cells[n as usize] == color && !seen[n as usize] {
+                    seen[n as usize] = true;
                     chain.push(n);
                 }
             }

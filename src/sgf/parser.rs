@@ -23,6 +23,9 @@ use crate::diag::{Code, Diagnostic};
 pub struct Limits {
     /// Stop reading after this many nodes in the whole file.
     pub max_nodes: Option<usize>,
+    /// Stop reading after this many variations (each `(` opening one inside
+    /// a game tree) in the whole file.
+    pub max_variations: Option<usize>,
 }
 
 fn is_space(b: u8) -> bool {
@@ -65,6 +68,9 @@ struct Parser<'t> {
     nodes_total: usize,
     /// `limits.max_nodes`, or no limit.
     node_budget: usize,
+    variations_total: usize,
+    /// `limits.max_variations`, or no limit.
+    variation_budget: usize,
     limit_hit: bool,
     diagnostics: Vec<Diagnostic>,
 }
@@ -81,6 +87,8 @@ pub fn parse_text(source: &Arc<str>, limits: Limits) -> (Collection, Vec<Diagnos
         game: 0,
         nodes_total: 0,
         node_budget: limits.max_nodes.unwrap_or(usize::MAX),
+        variations_total: 0,
+        variation_budget: limits.max_variations.unwrap_or(usize::MAX),
         limit_hit: false,
         diagnostics: Vec::new(),
     };
@@ -190,8 +198,17 @@ impl<'t> Parser<'t> {
     /// at its first `;`).
     fn game_tree(&mut self, opened: bool) -> GameTree {
         let open = self.pos;
-        let remaining = self.s.len() - open;
-        let mut b = GameTreeBuilder::over_source(Arc::clone(self.source), remaining.min(1 << 20));
+        // Room for about this game only: up to the next '(' (the next game
+        // of a collection, or this game's first variation: the tree grows
+        // past that as needed), at most a megabyte, not for the rest of the
+        // file. Reserving for the rest gave each game of a 200 MB
+        // collection room for a megabyte: 4.9 GB and 4 times slower
+        // (tests/hostile.rs). The scan stops at a '(' the parser reaches
+        // anyway, so over the file it costs one pass.
+        let rest = &self.s[open + 1..];
+        let window = &rest[..rest.len().min(1 << 20)];
+        let size = memchr::memchr(b'(', window).unwrap_or(window.len()) + 1;
+        let mut b = GameTreeBuilder::over_source(Arc::clone(self.source), size);
         b.set_offset(open as u32);
         let mut stack = vec![Frame { attach: None, last: None, has_variations: false }];
         if opened {
@@ -264,6 +281,13 @@ impl<'t> Parser<'t> {
                 return;
             }
         }
+        if self.variations_total >= self.variation_budget {
+            self.limit_hit = true;
+            let n = self.variations_total;
+            self.game_diag(Code::LimitExceeded, at, format!("more than {n} variations (--max-variations); the rest of the file was not read"));
+            return;
+        }
+        self.variations_total += 1;
         frame.has_variations = true;
         let attach = frame.last.or(frame.attach);
         stack.push(Frame { attach, last: None, has_variations: false });
@@ -777,9 +801,27 @@ mod tests {
 
     #[test]
     fn max_nodes_limit() {
-        let (c, d) = parse_text(&Arc::from("(;B[aa];W[bb];B[cc])"), Limits { max_nodes: Some(2) });
+        let (c, d) = parse_text(&Arc::from("(;B[aa];W[bb];B[cc])"), Limits { max_nodes: Some(2), ..Limits::default() });
         assert_eq!(c.games[0].len(), 2);
         assert_eq!(d[0].code, Code::LimitExceeded);
+    }
+
+    #[test]
+    fn max_variations_limit() {
+        let text = "(;GM[1](;B[aa](;W[bb])(;W[cc]))(;B[dd]))\n(;GM[1](;B[ee]))";
+        for max in 0..6 {
+            let (c, d) = parse_text(&Arc::from(text), Limits { max_variations: Some(max), ..Limits::default() });
+            let hit: Vec<_> = d.iter().filter(|d| d.code == Code::LimitExceeded).collect();
+            // Five variations in all, in file order: the first `max` are read.
+            assert_eq!(hit.len(), usize::from(max < 5), "max {max}: {d:?}");
+            let nodes: usize = c.games.iter().map(|g| g.len()).sum();
+            let want = [1, 2, 3, 4, 6, 7][max];
+            assert_eq!(nodes, want, "max {max}");
+            if let Some(hit) = hit.first() {
+                assert!(hit.message.contains(&format!("more than {max} variations")), "{}", hit.message);
+                assert_eq!(c.games.len(), if max < 4 { 1 } else { 2 });
+            }
+        }
     }
 
     /// What the fast paths read, spelled out: (parent, offset) of each node
@@ -872,7 +914,7 @@ mod tests {
     #[test]
     fn max_nodes_inside_a_run_of_moves() {
         for max in 1..6 {
-            let (c, d) = parse_text(&Arc::from("(;GM[1]\n;B[aa]\n;W[bb]\n;B[cc]\n;W[dd])"), Limits { max_nodes: Some(max) });
+            let (c, d) = parse_text(&Arc::from("(;GM[1]\n;B[aa]\n;W[bb]\n;B[cc]\n;W[dd])"), Limits { max_nodes: Some(max), ..Limits::default() });
             assert_eq!(c.games[0].len(), max.min(5), "max {max}");
             assert_eq!(d.iter().any(|d| d.code == Code::LimitExceeded), max < 5, "max {max}");
         }
