@@ -148,10 +148,8 @@ impl Board {
         let stride = width + 2;
         let n = stride * (height + 2);
         let mut cells = vec![Cell::Border; n];
-        for y in 0..height {
-            for x in 0..width {
-                cells[(y + 1) * stride + x + 1] = Cell::Empty;
-            }
+        for row in cells.chunks_exact_mut(stride).skip(1).take(height) {
+            row[1..=width].fill(Cell::Empty);
         }
         Some(Board { width, height, stride, cells, head: vec![0; n], next: vec![0; n], libs: vec![0; n], stones: vec![0; n], hash: 0, prisoners: [0; 2] })
     }
@@ -276,7 +274,7 @@ impl Board {
 
     /// Adds a stone and merges it with friendly neighbours; enemy chains
     /// lose the liberty but are not captured here.
-    #[inline]
+    #[inline(always)]
     fn put(&mut self, color: Color, p: Pt) {
         let pi = p as usize;
         let own = Cell::of(color);
