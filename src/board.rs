@@ -9,8 +9,6 @@
 //! This module knows the mechanics only: which moves are legal under which
 //! ko and suicide settings is decided by `replay`, from `rules`.
 
-use std::sync::OnceLock;
-
 /// A player's colour.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord)]
 pub enum Color {
@@ -80,26 +78,33 @@ const MAX_POINTS: usize = MAX_STRIDE * MAX_STRIDE;
 
 /// Zobrist keys: one per (point, colour), plus one for "White to move".
 /// Fixed seed, so hashes are the same on every machine and every run.
+/// Computed at compile time: the hot path reads them with no lazy
+/// initialisation check.
 struct Keys {
-    stones: Vec<[u64; 2]>,
+    stones: [[u64; 2]; MAX_POINTS],
     white_to_move: u64,
 }
 
-fn keys() -> &'static Keys {
-    static KEYS: OnceLock<Keys> = OnceLock::new();
-    KEYS.get_or_init(|| {
-        let mut state = 0x6b69_6675_5f7a_6f62u64; // "kifu_zob"
-        let mut next = || {
-            // splitmix64
-            state = state.wrapping_add(0x9e37_79b9_7f4a_7c15);
-            let mut z = state;
-            z = (z ^ (z >> 30)).wrapping_mul(0xbf58_476d_1ce4_e5b9);
-            z = (z ^ (z >> 27)).wrapping_mul(0x94d0_49bb_1331_11eb);
-            z ^ (z >> 31)
-        };
-        let stones = (0..MAX_POINTS).map(|_| [next(), next()]).collect();
-        Keys { stones, white_to_move: next() }
-    })
+static KEYS: Keys = make_keys();
+
+const fn make_keys() -> Keys {
+    /// splitmix64, one step.
+    const fn next(state: &mut u64) -> u64 {
+        *state = state.wrapping_add(0x9e37_79b9_7f4a_7c15);
+        let mut z = *state;
+        z = (z ^ (z >> 30)).wrapping_mul(0xbf58_476d_1ce4_e5b9);
+        z = (z ^ (z >> 27)).wrapping_mul(0x94d0_49bb_1331_11eb);
+        z ^ (z >> 31)
+    }
+    let mut state = 0x6b69_6675_5f7a_6f62u64; // "kifu_zob"
+    let mut stones = [[0; 2]; MAX_POINTS];
+    let mut i = 0;
+    while i < MAX_POINTS {
+        let black = next(&mut state);
+        stones[i] = [black, next(&mut state)];
+        i += 1;
+    }
+    Keys { stones, white_to_move: next(&mut state) }
 }
 
 /// A point index into the padded board (see [`Board::point`]).
@@ -143,10 +148,8 @@ impl Board {
         let stride = width + 2;
         let n = stride * (height + 2);
         let mut cells = vec![Cell::Border; n];
-        for y in 0..height {
-            for x in 0..width {
-                cells[(y + 1) * stride + x + 1] = Cell::Empty;
-            }
+        for row in cells.chunks_exact_mut(stride).skip(1).take(height) {
+            row[1..=width].fill(Cell::Empty);
         }
         Some(Board { width, height, stride, cells, head: vec![0; n], next: vec![0; n], libs: vec![0; n], stones: vec![0; n], hash: 0, prisoners: [0; 2] })
     }
@@ -195,7 +198,7 @@ impl Board {
     pub fn situational_hash(&self, to_move: Color) -> u64 {
         match to_move {
             Color::Black => self.hash,
-            Color::White => self.hash ^ keys().white_to_move,
+            Color::White => self.hash ^ KEYS.white_to_move,
         }
     }
 
@@ -240,51 +243,62 @@ impl Board {
     /// kills, and removes its own chain if that is left with no liberty
     /// (the caller decides whether that suicide was allowed).
     pub fn play(&mut self, color: Color, p: Pt) -> Placed {
+        let mut captured = Vec::new();
+        let suicided = self.play_into(color, p, &mut captured);
+        Placed { captured, suicided }
+    }
+
+    /// [`Board::play`] for callers that play many moves: the captured
+    /// stones are appended to `captured` (which the caller clears and
+    /// reuses, so a capture allocates nothing); returns the number of own
+    /// stones removed by suicide.
+    pub fn play_into(&mut self, color: Color, p: Pt, captured: &mut Vec<Pt>) -> usize {
         debug_assert_eq!(self.cells[p as usize], Cell::Empty);
         self.put(color, p);
         let enemy = Cell::of(color.opponent());
-        let mut placed = Placed::default();
         for n in self.neighbors(p) {
             if self.cells[n as usize] == enemy && self.libs[self.head[n as usize] as usize] == 0 {
-                let before = placed.captured.len();
-                self.remove_chain(n, &mut placed.captured);
-                self.prisoners[color.index()] += (placed.captured.len() - before) as u32;
+                let before = captured.len();
+                self.remove_chain(n, captured);
+                self.prisoners[color.index()] += (captured.len() - before) as u32;
             }
         }
-        if self.libs[self.head[p as usize] as usize] == 0 {
-            let mut own = Vec::new();
-            self.remove_chain(p, &mut own);
-            self.prisoners[color.opponent().index()] += own.len() as u32;
-            placed.suicided = own.len();
+        if self.libs[self.head[p as usize] as usize] != 0 {
+            return 0;
         }
-        placed
+        let mut own = Vec::new();
+        self.remove_chain(p, &mut own);
+        self.prisoners[color.opponent().index()] += own.len() as u32;
+        own.len()
     }
 
     /// Adds a stone and merges it with friendly neighbours; enemy chains
     /// lose the liberty but are not captured here.
+    #[inline(always)]
     fn put(&mut self, color: Color, p: Pt) {
         let pi = p as usize;
-        self.cells[pi] = Cell::of(color);
-        self.hash ^= keys().stones[pi][color.index()];
+        let own = Cell::of(color);
+        self.cells[pi] = own;
+        self.hash ^= KEYS.stones[pi][color.index()];
         self.head[pi] = p;
         self.next[pi] = p;
         self.stones[pi] = 1;
         self.libs[pi] = 0;
-        let own = Cell::of(color);
+        let mut empties = 0;
         for n in self.neighbors(p) {
             match self.cells[n as usize] {
-                // Empty neighbours are counted below, once the chain is merged.
-                Cell::Empty | Cell::Border => {}
+                // Counted below, once the chain is merged and its head known.
+                Cell::Empty => empties += 1,
+                Cell::Border => {}
                 c => {
                     let h = self.head[n as usize] as usize;
                     self.libs[h] -= 1;
                     if c == own {
-                        self.merge(self.head[p as usize], h as Pt);
+                        self.merge(self.head[pi], h as Pt);
                     }
                 }
             }
         }
-        let empties = self.neighbors(p).iter().filter(|&&n| self.cells[n as usize] == Cell::Empty).count() as u16;
         let h = self.head[pi] as usize;
         self.libs[h] += empties;
     }
@@ -316,7 +330,7 @@ impl Board {
         let mut q = p;
         loop {
             self.cells[q as usize] = Cell::Empty;
-            self.hash ^= keys().stones[q as usize][color.index()];
+            self.hash ^= KEYS.stones[q as usize][color.index()];
             out.push(q);
             q = self.next[q as usize];
             if q == p {
@@ -338,10 +352,10 @@ impl Board {
     pub fn set(&mut self, p: Pt, cell: Cell) {
         let pi = p as usize;
         if let Some(old) = self.cells[pi].color() {
-            self.hash ^= keys().stones[pi][old.index()];
+            self.hash ^= KEYS.stones[pi][old.index()];
         }
         if let Some(new) = cell.color() {
-            self.hash ^= keys().stones[pi][new.index()];
+            self.hash ^= KEYS.stones[pi][new.index()];
         }
         self.cells[pi] = cell;
     }
@@ -355,18 +369,21 @@ impl Board {
                 *c = Cell::Empty;
             }
         }
-        let points: Vec<Pt> = self.points().collect();
-        for p in points {
-            if let Some(color) = cells[p as usize].color() {
-                self.put(color, p);
+        // Index order is row by row, as `points()` gives them; border cells
+        // hold no stone.
+        for (p, cell) in cells.iter().enumerate() {
+            if let Some(color) = cell.color() {
+                self.put(color, p as Pt);
             }
         }
         self.hash = hash;
     }
 
-    /// Chains with no liberty (possible only after setup), one point each.
+    /// Chains with no liberty (possible only after setup), one point each,
+    /// row by row.
     pub fn dead_chains(&self) -> Vec<Pt> {
-        self.points().filter(|&p| self.cells[p as usize].color().is_some() && self.head[p as usize] == p && self.libs[p as usize] == 0).collect()
+        let dead = |p: usize| self.cells[p].color().is_some() && self.head[p] as usize == p && self.libs[p] == 0;
+        (0..self.cells.len()).filter(|&p| dead(p)).map(|p| p as Pt).collect()
     }
 
     /// A position from a diagram, one string a row from the top: `X`

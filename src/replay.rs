@@ -10,14 +10,11 @@
 //! This module knows the board, the rules and the SGF model; it knows
 //! nothing of scoring or output formats.
 
-use std::collections::HashMap;
-use std::hash::{BuildHasherDefault, Hasher};
-
 use crate::board::{Board, Cell, Color, Pt};
 use crate::diag::{Code, Diagnostic, Severity};
 use crate::rules::{KoRule, Rules, Suicide};
 use crate::sgf::props::{self, BoardSize, Move, Point};
-use crate::sgf::{Children, GameTree, Node, NodeId};
+use crate::sgf::{Children, GameTree, Node, NodeId, PropId, Property, Value};
 
 /// Rule choices from the command line; `None` means "from the game".
 #[derive(Debug, Clone, Copy, Default)]
@@ -73,9 +70,7 @@ pub fn replay(game: &GameTree, overrides: &RuleOverrides) -> Replay {
     };
     let size = BoardSize { width: board.width() as u8, height: board.height() as u8 };
     let implicit_handicap = check_handicap(game, size, &mut diagnostics);
-    let mut r = Replayer::new(rules, board, diagnostics);
-    r.seen.reserve(game.len());
-    r.history.reserve(game.len());
+    let mut r = Replayer::new(rules, board, diagnostics, game.len());
     r.walk(game, &implicit_handicap);
     Replay { rules, diagnostics: r.diagnostics, moves: r.moves }
 }
@@ -104,7 +99,7 @@ pub fn position_at(game: &GameTree, target: NodeId, overrides: &RuleOverrides) -
     let implicit_handicap = check_handicap(game, size, &mut Vec::new());
     let mut line: Vec<Node<'_>> = std::iter::successors(Some(game.node(target)), |n| n.parent()).collect();
     line.reverse();
-    let mut r = Replayer::new(rules, board, Vec::new());
+    let mut r = Replayer::new(rules, board, Vec::new(), 0);
     let mut last_mover = None;
     for node in line {
         r.visit(node);
@@ -212,25 +207,29 @@ struct Replayer {
     size: BoardSize,
     state: State,
     /// Positions reached on the current line: key → move that first reached it.
-    seen: HashMap<u64, u32, BuildHasherDefault<KeyHasher>>,
+    seen: Seen,
     /// Keys added to `seen`, in order, so a branch can take them back.
     history: Vec<u64>,
     /// Child index taken at each branch point on the current line.
     path: Vec<u32>,
+    /// Stones captured by the move being played (kept to reuse its buffer).
+    captured: Vec<Pt>,
     diagnostics: Vec<Diagnostic>,
     moves: usize,
 }
 
 impl Replayer {
-    fn new(rules: Rules, board: Board, diagnostics: Vec<Diagnostic>) -> Replayer {
+    /// A replayer expecting about `positions` positions on a line.
+    fn new(rules: Rules, board: Board, diagnostics: Vec<Diagnostic>, positions: usize) -> Replayer {
         let size = BoardSize { width: board.width() as u8, height: board.height() as u8 };
         Replayer {
             rules,
             size,
             state: State { board, ko: None, last_mover: None, passes: 0, move_number: 0, repetition_reported: false },
-            seen: HashMap::default(),
-            history: Vec::new(),
+            seen: Seen::with_capacity(positions),
+            history: Vec::with_capacity(positions),
             path: Vec::new(),
+            captured: Vec::new(),
             diagnostics,
             moves: 0,
         }
@@ -270,7 +269,7 @@ impl Replayer {
                 Some(child) => {
                     self.state.clone_from(&branch.state);
                     for key in self.history.drain(branch.history_len..) {
-                        self.seen.remove(&key);
+                        self.seen.remove(key);
                     }
                     self.path.truncate(branch.path_len);
                     self.path.push(branch.next_index);
@@ -285,12 +284,23 @@ impl Replayer {
     }
 
     fn visit(&mut self, node: Node<'_>) {
+        let mut props = node.properties();
+        // The commonest node by far, one move and nothing else: straight
+        // to the board.
+        if props.len() == 1 {
+            let prop = props.next().expect("one property");
+            if let Some(color) = move_color(prop) {
+                return self.visit_move(color, prop, false);
+            }
+        }
+        // One look at the identifiers first: setup and PL act before the
+        // node's move, and KO[] changes how its move is reported.
         let (mut setup, mut pl, mut forced) = (false, false, false);
         for prop in node.properties() {
-            match prop.id() {
-                "AB" | "AW" | "AE" => setup = true,
-                "PL" => pl = true,
-                "KO" => forced = true,
+            match prop.code() {
+                PropId::AB | PropId::AW | PropId::AE => setup = true,
+                PropId::PL => pl = true,
+                PropId::KO => forced = true,
                 _ => {}
             }
         }
@@ -301,26 +311,36 @@ impl Replayer {
             self.state.last_mover = None;
         }
         for prop in node.properties() {
-            let color = match prop.id() {
-                "B" => Color::Black,
-                "W" => Color::White,
-                _ => continue,
-            };
-            let Some(value) = prop.values().next() else { continue };
-            self.state.move_number += 1;
-            self.moves += 1;
-            let start = self.diagnostics.len();
-            // An unreadable move is reported by the property checks.
-            if let Some(mv) = read_move(value.text(), self.size) {
-                self.play(color, mv, value.text(), prop.offset());
+            if let Some(color) = move_color(prop) {
+                self.visit_move(color, prop, forced);
             }
-            if forced {
-                for d in &mut self.diagnostics[start..] {
-                    if d.severity > Severity::Info {
-                        d.severity = Severity::Info;
-                        d.message.push_str(" (KO[] in the node: executed as the record says)");
-                    }
-                }
+        }
+    }
+
+    /// Replays one B or W property; `forced`: the node has KO[].
+    #[inline]
+    fn visit_move(&mut self, color: Color, prop: Property<'_>, forced: bool) {
+        let Some(value) = prop.values().next() else { return };
+        self.state.move_number += 1;
+        self.moves += 1;
+        let start = self.diagnostics.len();
+        // An unreadable move is reported by the property checks.
+        if let Some(mv) = read_move(value, self.size) {
+            self.play(color, mv, value, prop.offset());
+        }
+        if forced {
+            self.forced(start);
+        }
+    }
+
+    /// KO[] asks to execute the move whatever the rules say: what the move
+    /// broke (diagnostics from `start` on) is only info.
+    #[cold]
+    fn forced(&mut self, start: usize) {
+        for d in &mut self.diagnostics[start..] {
+            if d.severity > Severity::Info {
+                d.severity = Severity::Info;
+                d.message.push_str(" (KO[] in the node: executed as the record says)");
             }
         }
     }
@@ -330,10 +350,10 @@ impl Replayer {
         let mut changed = false;
         let mut at = 0;
         for prop in node.properties() {
-            let cell = match prop.id() {
-                "AB" => Cell::Black,
-                "AW" => Cell::White,
-                "AE" => Cell::Empty,
+            let cell = match prop.code() {
+                PropId::AB => Cell::Black,
+                PropId::AW => Cell::White,
+                PropId::AE => Cell::Empty,
                 _ => continue,
             };
             at = prop.offset();
@@ -382,25 +402,14 @@ impl Replayer {
         self.remember(key);
     }
 
-    /// Plays one move, reporting what the rules say of it.
-    fn play(&mut self, color: Color, mv: Move, text: &str, offset: u32) {
-        let n = self.state.move_number;
-        if self.state.last_mover == Some(color) {
-            let msg = format!("{} moves twice in a row (move {n})", color.name());
-            self.report(Code::DoubleMove, offset, msg, color, text, None);
+    /// Plays one move, reporting what the rules say of it. The reports
+    /// are rare: they live in `#[cold]` functions of their own, which keeps
+    /// this path, run for every move, short.
+    fn play(&mut self, color: Color, mv: Move, value: Value<'_>, offset: u32) {
+        if self.state.last_mover == Some(color) || self.state.passes >= 2 {
+            self.out_of_turn(color, value, offset);
         }
         self.state.last_mover = Some(color);
-        if self.state.passes >= 2 {
-            let msg = format!("{} plays after the game ended with two passes (move {n})", color.name());
-            let resumption_allowed = self.rules.resumption_allowed;
-            let d = self.report(Code::MoveAfterEnd, offset, msg, color, text, None);
-            if resumption_allowed {
-                d.severity = Severity::Info;
-                d.message.push_str(": play resumed, as Japanese Art. 9 allows");
-                // Resumed play starts afresh: two more passes stop it again.
-                self.state.passes = 0;
-            }
-        }
         let point = match mv {
             Move::Pass => {
                 self.state.passes += 1;
@@ -413,49 +422,93 @@ impl Replayer {
         };
         self.state.passes = 0;
         let Some(pt) = self.state.board.point(point.x as usize, point.y as usize) else {
-            let msg = format!("{} plays at {text}, outside the {}x{} board (move {n})", color.name(), self.size.width, self.size.height);
-            self.report(Code::OffBoard, offset, msg, color, text, None);
-            return;
+            return self.off_board(color, value, offset);
         };
         if self.state.board.cell(pt) != Cell::Empty {
-            let at = self.describe(point);
-            let msg = format!("{} plays at {at}, which already holds a stone (move {n})", color.name());
-            let picture = self.picture(pt);
-            self.report(Code::OccupiedPoint, offset, msg, color, text, Some(picture));
-            return;
+            return self.occupied(color, point, pt, value, offset);
         }
         if self.state.ko == Some((pt, color)) {
-            let at = self.describe(point);
-            let msg = format!("{} retakes the ko at {at} at once (move {n})", color.name());
-            let picture = self.picture(pt);
-            self.report(Code::Ko, offset, msg, color, text, Some(picture));
+            self.ko_retaken(color, point, pt, value, offset);
         }
-        let placed = self.state.board.play(color, pt);
-        if placed.suicided > 0 {
-            let stones = placed.suicided;
-            let at = self.describe(point);
-            let msg =
-                format!("{} plays at {at}, leaving its own {stones} stone{} without liberty (move {n})", color.name(), if stones == 1 { "" } else { "s" });
-            let picture = self.picture(pt);
-            let allowed = self.rules.suicide_allowed(stones).then(|| format!(": allowed under {} rules", self.rules.name));
-            let d = self.report(Code::Suicide, offset, msg, color, text, Some(picture));
-            match allowed {
-                Some(note) => {
-                    d.severity = Severity::Info;
-                    d.message.push_str(&note);
-                }
-                // The forbidden suicide is the error; the position it leaves is no news.
-                None => {
-                    self.state.ko = None;
-                    return;
-                }
-            }
-        }
-        self.state.ko = match placed.captured.as_slice() {
+        self.captured.clear();
+        let suicided = self.state.board.play_into(color, pt, &mut self.captured);
+        self.state.ko = match self.captured.as_slice() {
             [single] if self.state.board.chain_len(pt) == 1 && self.single_liberty(pt) => Some((*single, color.opponent())),
             _ => None,
         };
-        self.check_repetition(color, pt, offset, text);
+        if suicided > 0 && !self.suicide(color, point, pt, suicided, value, offset) {
+            // The forbidden suicide is the error; the position it leaves is no news.
+            self.state.ko = None;
+            return;
+        }
+        self.check_repetition(color, pt, offset, value);
+    }
+
+    /// `double-move` and `move-after-end`.
+    #[cold]
+    #[inline(never)]
+    fn out_of_turn(&mut self, color: Color, value: Value<'_>, offset: u32) {
+        let n = self.state.move_number;
+        if self.state.last_mover == Some(color) {
+            let msg = format!("{} moves twice in a row (move {n})", color.name());
+            self.report(Code::DoubleMove, offset, msg, color, value.text(), None);
+        }
+        if self.state.passes >= 2 {
+            let msg = format!("{} plays after the game ended with two passes (move {n})", color.name());
+            let resumption_allowed = self.rules.resumption_allowed;
+            let d = self.report(Code::MoveAfterEnd, offset, msg, color, value.text(), None);
+            if resumption_allowed {
+                d.severity = Severity::Info;
+                d.message.push_str(": play resumed, as Japanese Art. 9 allows");
+                // Resumed play starts afresh: two more passes stop it again.
+                self.state.passes = 0;
+            }
+        }
+    }
+
+    #[cold]
+    #[inline(never)]
+    fn off_board(&mut self, color: Color, value: Value<'_>, offset: u32) {
+        let n = self.state.move_number;
+        let text = value.text();
+        let msg = format!("{} plays at {text}, outside the {}x{} board (move {n})", color.name(), self.size.width, self.size.height);
+        self.report(Code::OffBoard, offset, msg, color, text, None);
+    }
+
+    #[cold]
+    #[inline(never)]
+    fn occupied(&mut self, color: Color, point: Point, pt: Pt, value: Value<'_>, offset: u32) {
+        let n = self.state.move_number;
+        let at = self.describe(point);
+        let msg = format!("{} plays at {at}, which already holds a stone (move {n})", color.name());
+        let picture = self.picture(pt);
+        self.report(Code::OccupiedPoint, offset, msg, color, value.text(), Some(picture));
+    }
+
+    #[cold]
+    #[inline(never)]
+    fn ko_retaken(&mut self, color: Color, point: Point, pt: Pt, value: Value<'_>, offset: u32) {
+        let n = self.state.move_number;
+        let at = self.describe(point);
+        let msg = format!("{} retakes the ko at {at} at once (move {n})", color.name());
+        let picture = self.picture(pt);
+        self.report(Code::Ko, offset, msg, color, value.text(), Some(picture));
+    }
+
+    /// Reports a suicide of `stones` stones; returns whether the rules allow it.
+    #[cold]
+    #[inline(never)]
+    fn suicide(&mut self, color: Color, point: Point, pt: Pt, stones: usize, value: Value<'_>, offset: u32) -> bool {
+        let n = self.state.move_number;
+        let at = self.describe(point);
+        let msg = format!("{} plays at {at}, leaving its own {stones} stone{} without liberty (move {n})", color.name(), if stones == 1 { "" } else { "s" });
+        let picture = self.picture(pt);
+        let allowed = self.rules.suicide_allowed(stones).then(|| format!(": allowed under {} rules", self.rules.name));
+        let d = self.report(Code::Suicide, offset, msg, color, value.text(), Some(picture));
+        let Some(note) = allowed else { return false };
+        d.severity = Severity::Info;
+        d.message.push_str(&note);
+        true
     }
 
     /// Whether the lone stone at `pt` has exactly one liberty.
@@ -465,13 +518,21 @@ impl Replayer {
     }
 
     /// Superko (where the rules forbid recurrence) or repeated-position.
-    fn check_repetition(&mut self, color: Color, pt: Pt, offset: u32, text: &str) {
+    fn check_repetition(&mut self, color: Color, pt: Pt, offset: u32, value: Value<'_>) {
         let key = self.key(color.opponent());
         let n = self.state.move_number;
-        let Some(&first) = self.seen.get(&key) else {
-            self.remember(key);
+        let Some(first) = self.seen.first_or_insert(key, n) else {
+            self.history.push(key);
             return;
         };
+        self.repetition(color, pt, offset, value, first);
+    }
+
+    /// Reports the return to the position first reached at move `first`.
+    #[cold]
+    #[inline(never)]
+    fn repetition(&mut self, color: Color, pt: Pt, offset: u32, value: Value<'_>, first: u32) {
+        let n = self.state.move_number;
         let already_ko = self.diagnostics.last().is_some_and(|d| d.code == Code::Ko && d.move_number == Some(n));
         let cycle = n - first;
         let reached = if first == 0 { "the start of the game".to_string() } else { format!("move {first}") };
@@ -482,7 +543,7 @@ impl Replayer {
                     "move {n} repeats the whole-board position first reached at {reached} (a cycle of {cycle} moves); under {} rules the game may end with no result",
                     self.rules.name
                 );
-                self.report(Code::RepeatedPosition, offset, msg, color, text, None);
+                self.report(Code::RepeatedPosition, offset, msg, color, value.text(), None);
             }
             KoRule::Positional | KoRule::Situational if !already_ko => {
                 let kind = if self.rules.ko == KoRule::Positional { "positional" } else { "situational" };
@@ -490,7 +551,7 @@ impl Replayer {
                 let at = self.describe(Point { x: x as u8, y: y as u8 });
                 let msg = format!("{} at {at} recreates the position of {reached} ({kind} superko, a cycle of {cycle} moves; move {n})", color.name());
                 let picture = self.picture(pt);
-                self.report(Code::Superko, offset, msg, color, text, Some(picture));
+                self.report(Code::Superko, offset, msg, color, value.text(), Some(picture));
             }
             _ => {}
         }
@@ -504,9 +565,9 @@ impl Replayer {
         }
     }
 
+    /// Records the position `key` as reached now, unless it was before.
     fn remember(&mut self, key: u64) {
-        if let std::collections::hash_map::Entry::Vacant(e) = self.seen.entry(key) {
-            e.insert(self.state.move_number);
+        if self.seen.first_or_insert(key, self.state.move_number).is_none() {
             self.history.push(key);
         }
     }
@@ -573,32 +634,118 @@ impl Replayer {
     }
 }
 
-/// A move value: the common two lower-case letters read directly, the rest
-/// by `props::parse_move` (passes, upper-case letters, errors).
-fn read_move(value: &str, size: BoardSize) -> Option<Move> {
-    match value.as_bytes() {
-        [a, b] if a.is_ascii_lowercase() && b.is_ascii_lowercase() && !(value == "tt" && size.width <= 19 && size.height <= 19) => {
-            Some(Move::Play(Point { x: a - b'a', y: b - b'a' }))
-        }
-        _ => props::parse_move(value, size).ok(),
+/// The colour of a move property (B or W), `None` for any other.
+#[inline]
+fn move_color(prop: Property<'_>) -> Option<Color> {
+    match prop.code() {
+        PropId::B => Some(Color::Black),
+        PropId::W => Some(Color::White),
+        _ => None,
     }
 }
 
-/// Zobrist keys are already uniformly random: hashing them again is waste.
-#[derive(Default)]
-struct KeyHasher(u64);
-
-impl Hasher for KeyHasher {
-    fn finish(&self) -> u64 {
-        self.0
+/// A move value: the common two lower-case letters read directly, the rest
+/// by `props::parse_move` (passes, upper-case letters, errors).
+fn read_move(value: Value<'_>, size: BoardSize) -> Option<Move> {
+    match *value.bytes() {
+        [a, b] if a.is_ascii_lowercase() && b.is_ascii_lowercase() && !(a == b't' && b == b't' && size.width <= 19 && size.height <= 19) => {
+            Some(Move::Play(Point { x: a - b'a', y: b - b'a' }))
+        }
+        _ => props::parse_move(value.text(), size).ok(),
     }
-    fn write(&mut self, bytes: &[u8]) {
-        for &b in bytes {
-            self.0 = (self.0 << 8) | b as u64;
+}
+
+/// The positions reached on the current line: Zobrist key → the move
+/// that first reached it. A `HashMap` would hash the keys again (they are
+/// already uniformly random) and costs more per lookup than the rest of a
+/// move; this is open addressing with linear probing in a power-of-two
+/// table kept at most half full, the key's low bits giving the slot, and
+/// one probe sequence per move both to look up and to insert.
+struct Seen {
+    /// (key, move); `FREE` as the move marks an empty slot (key 0 is a
+    /// real key: the empty board's).
+    slots: Vec<(u64, u32)>,
+    len: usize,
+}
+
+/// An empty slot's move number: no line has 4 billion moves.
+const FREE: u32 = u32::MAX;
+
+impl Seen {
+    /// A table for about `positions` keys before it needs to grow.
+    fn with_capacity(positions: usize) -> Seen {
+        let size = (2 * positions).next_power_of_two().max(16);
+        Seen { slots: vec![(0, FREE); size], len: 0 }
+    }
+
+    /// The slot holding `key`, or the free slot where it would go.
+    #[inline]
+    fn find(&self, key: u64) -> usize {
+        let mask = self.slots.len() - 1;
+        let mut i = key as usize & mask;
+        loop {
+            let (k, m) = self.slots[i];
+            if m == FREE || k == key {
+                return i;
+            }
+            i = (i + 1) & mask;
         }
     }
-    fn write_u64(&mut self, n: u64) {
-        self.0 = n;
+
+    /// The move that first reached `key`; when none did, `None`, after
+    /// recording `move_number` as that move.
+    #[inline]
+    fn first_or_insert(&mut self, key: u64, move_number: u32) -> Option<u32> {
+        debug_assert_ne!(move_number, FREE);
+        let i = self.find(key);
+        if self.slots[i].1 != FREE {
+            return Some(self.slots[i].1);
+        }
+        self.slots[i] = (key, move_number);
+        self.len += 1;
+        if 2 * self.len > self.slots.len() {
+            self.grow();
+        }
+        None
+    }
+
+    /// Forgets `key` (when a branch is left). Backward-shift deletion: the
+    /// entries after it in its probe run move up into the hole where their
+    /// own probe passes, so no later lookup stops early at it.
+    fn remove(&mut self, key: u64) {
+        let mut hole = self.find(key);
+        if self.slots[hole].1 == FREE {
+            return;
+        }
+        let mask = self.slots.len() - 1;
+        let mut j = hole;
+        loop {
+            j = (j + 1) & mask;
+            let (k, m) = self.slots[j];
+            if m == FREE {
+                break;
+            }
+            // The entry at j may fill the hole when the hole lies on its
+            // probe path, from its home slot up to j.
+            let home = k as usize & mask;
+            if j.wrapping_sub(home) & mask >= j.wrapping_sub(hole) & mask {
+                self.slots[hole] = self.slots[j];
+                hole = j;
+            }
+        }
+        self.slots[hole] = (0, FREE);
+        self.len -= 1;
+    }
+
+    #[cold]
+    #[inline(never)]
+    fn grow(&mut self) {
+        let size = 2 * self.slots.len();
+        let old = std::mem::replace(&mut self.slots, vec![(0, FREE); size]);
+        for (key, m) in old.into_iter().filter(|&(_, m)| m != FREE) {
+            let i = self.find(key);
+            self.slots[i] = (key, m);
+        }
     }
 }
 
@@ -713,6 +860,41 @@ mod tests {
         let parsed = crate::sgf::parse_str(&format!("(;{KO};B[cb];W[bb]KO[])"));
         let r = replay(&parsed.collection.games[0], &RuleOverrides::default());
         assert_eq!((r.diagnostics[0].code, r.diagnostics[0].severity), (Code::Ko, Severity::Info));
+    }
+
+    /// The position table against a `HashMap`: random inserts, and
+    /// removals in the order a branch takes its keys back, with colliding
+    /// low bits on purpose.
+    #[test]
+    fn seen_table_matches_a_hash_map() {
+        let mut seen = Seen::with_capacity(0);
+        let mut model = std::collections::HashMap::new();
+        let mut history = Vec::new();
+        let mut state = 1u64;
+        for step in 0..20_000u32 {
+            state = state.wrapping_mul(6364136223846793005).wrapping_add(1442695040888963407);
+            // Few distinct low bits, spread over the table: long probe
+            // runs, some wrapping round its end.
+            let key = (state >> 40) << 20 | ((state >> 56) * 4099 & 0xffff);
+            if state % 7 == 0 && !history.is_empty() {
+                let keep = (state as usize >> 8) % history.len();
+                for key in history.drain(keep..) {
+                    seen.remove(key);
+                    model.remove(&key);
+                }
+                continue;
+            }
+            let expected = model.get(&key).copied();
+            assert_eq!(seen.first_or_insert(key, step), expected, "step {step}");
+            if expected.is_none() {
+                model.insert(key, step);
+                history.push(key);
+            }
+            assert_eq!(seen.len, model.len());
+        }
+        for (&key, &first) in &model {
+            assert_eq!(seen.first_or_insert(key, u32::MAX - 1), Some(first));
+        }
     }
 
     #[test]

@@ -18,7 +18,7 @@ pub mod writer;
 
 pub use parser::Limits;
 pub use source::SourceMap;
-pub use tree::{Children, Collection, GameTree, GameTreeBuilder, Node, NodeId, Property, Value};
+pub use tree::{Children, Collection, GameTree, GameTreeBuilder, Node, NodeId, PropId, Property, Value};
 pub use writer::{write_collection, write_game};
 
 use std::sync::Arc;

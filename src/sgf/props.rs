@@ -16,7 +16,7 @@ use std::sync::OnceLock;
 
 use serde::Serialize;
 
-use super::tree::{GameTree, Node};
+use super::tree::{GameTree, Node, PropId};
 
 /// Largest board side SGF can describe (letters `a`-`z` then `A`-`Z`).
 pub const MAX_BOARD_SIZE: u8 = 52;
@@ -632,17 +632,25 @@ catalogue! {
 /// Go-specific `FF[4]` property, and the `FF[1]-FF[3]` ones still found in
 /// archives (`old`).
 pub fn property_info(id: &str) -> Option<&'static PropInfo> {
-    // Moves are nearly every property of a game: answer them first.
-    static MOVES: OnceLock<[&'static PropInfo; 2]> = OnceLock::new();
-    let [b, w] = MOVES.get_or_init(|| {
-        let find = |id: &str| PROPERTIES.iter().find(|p| p.id == id).expect("B and W are in the table");
-        [find("B"), find("W")]
+    property_info_by_code(PropId::new(id))
+}
+
+/// [`property_info`] by the identifier's number (see [`PropId`]): every
+/// catalogued identifier is one or two upper-case letters, so
+/// [`PropId::OTHER`] is none of them.
+pub fn property_info_by_code(code: PropId) -> Option<&'static PropInfo> {
+    // The catalogue's indices in the order of their numbers, built once:
+    // a search compares integers, not strings.
+    static BY_CODE: OnceLock<Vec<(PropId, usize)>> = OnceLock::new();
+    let by_code = BY_CODE.get_or_init(|| {
+        let mut v: Vec<(PropId, usize)> = PROPERTIES.iter().enumerate().map(|(i, p)| (PropId::new(p.id), i)).collect();
+        v.sort_unstable();
+        v
     });
-    match id {
-        "B" => Some(b),
-        "W" => Some(w),
-        _ => PROPERTIES.binary_search_by(|p| p.id.cmp(id)).ok().map(|i| &PROPERTIES[i]),
+    if code == PropId::OTHER {
+        return None;
     }
+    by_code.binary_search_by_key(&code, |&(c, _)| c).ok().map(|i| &PROPERTIES[by_code[i].1])
 }
 
 /// Checks that one value of a known property has the form its type
@@ -1108,6 +1116,8 @@ mod tests {
         assert!(property_info("XX").is_none());
         assert!(property_info("").is_none());
         assert!(property_info("b").is_none());
+        assert!(property_info("ABC").is_none());
+        assert!(PROPERTIES.iter().all(|p| PropId::new(p.id) != PropId::OTHER), "every identifier has a number");
         let sz = property_info("SZ").unwrap();
         assert_eq!((sz.kind, sz.value, sz.list), (PropKind::Root, ValueType::ComposedNumberNumber, false));
         let ab = property_info("AB").unwrap();

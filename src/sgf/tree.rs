@@ -61,6 +61,58 @@ struct PropData {
     id: Span,
     values: u32,
     offset: u32,
+    /// `id` as a number, set once when the property is added.
+    code: PropId,
+}
+
+/// A property identifier as a number, so that code visiting every
+/// property of a game (the checks, the replay) compares integers rather
+/// than strings. Every `FF[4]` identifier, and every normalised
+/// `FF[1]`-`FF[3]` one, is one or two upper-case letters: those pack into
+/// the number, one-to-one. Any other identifier (longer, empty, not
+/// upper-case) is [`PropId::OTHER`] and must be compared as text.
+///
+/// ```
+/// use kifu::sgf::{parse_str, PropId};
+/// let parsed = parse_str("(;SZ[9];B[ee])");
+/// let node = parsed.collection.games[0].main_line().nth(1).unwrap();
+/// assert_eq!(node.properties().next().unwrap().code(), PropId::B);
+/// assert_eq!(PropId::new("B"), PropId::B);
+/// assert_eq!(PropId::new("MULTIGOGM"), PropId::OTHER);
+/// ```
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub struct PropId(u16);
+
+impl PropId {
+    /// Any identifier that is not one or two upper-case letters.
+    pub const OTHER: PropId = PropId(0);
+    pub const B: PropId = PropId::new("B");
+    pub const W: PropId = PropId::new("W");
+    pub const AB: PropId = PropId::new("AB");
+    pub const AW: PropId = PropId::new("AW");
+    pub const AE: PropId = PropId::new("AE");
+    pub const PL: PropId = PropId::new("PL");
+    pub const KO: PropId = PropId::new("KO");
+    pub const CR: PropId = PropId::new("CR");
+    pub const MA: PropId = PropId::new("MA");
+    pub const SL: PropId = PropId::new("SL");
+    pub const SQ: PropId = PropId::new("SQ");
+    pub const TR: PropId = PropId::new("TR");
+    pub const TB: PropId = PropId::new("TB");
+    pub const TW: PropId = PropId::new("TW");
+
+    /// The number of an identifier (normalised, as [`Property::id`] gives it).
+    pub const fn new(id: &str) -> PropId {
+        PropId::of_bytes(id.as_bytes())
+    }
+
+    const fn of_bytes(id: &[u8]) -> PropId {
+        match *id {
+            [a] if a.is_ascii_uppercase() => PropId(a as u16),
+            [a, b] if a.is_ascii_uppercase() && b.is_ascii_uppercase() => PropId((a as u16) << 8 | b as u16),
+            _ => PropId::OTHER,
+        }
+    }
 }
 
 #[derive(Debug, Clone)]
@@ -131,6 +183,7 @@ impl GameTree {
     }
 
     /// The properties of node `id`, as indices into `props`.
+    #[inline(always)]
     fn prop_range(&self, id: u32) -> Range<u32> {
         let start = self.nodes[id as usize].props;
         let end = self.nodes.get(id as usize + 1).map_or(self.props.len() as u32, |n| n.props);
@@ -138,12 +191,14 @@ impl GameTree {
     }
 
     /// The values of property `index`, as indices into `values`.
+    #[inline(always)]
     fn value_range(&self, index: u32) -> Range<u32> {
         let start = self.props[index as usize].values;
         let end = self.props.get(index as usize + 1).map_or(self.values.len() as u32, |p| p.values);
         start..end
     }
 
+    #[inline(always)]
     fn str(&self, span: Span) -> &str {
         if span.start & IN_SOURCE != 0 { &self.source[span.range()] } else { &self.text[span.range()] }
     }
@@ -157,6 +212,7 @@ pub struct Node<'a> {
 }
 
 impl<'a> Node<'a> {
+    #[inline]
     fn data(&self) -> &'a NodeData {
         &self.tree.nodes[self.id as usize]
     }
@@ -188,6 +244,7 @@ impl<'a> Node<'a> {
     }
 
     /// Properties in file order.
+    #[inline]
     pub fn properties(&self) -> impl ExactSizeIterator<Item = Property<'a>> + Clone + use<'a> {
         let tree = self.tree;
         tree.prop_range(self.id).map(move |i| Property { tree, index: i })
@@ -195,7 +252,17 @@ impl<'a> Node<'a> {
 
     /// The first property with this (normalised) identifier.
     pub fn get(&self, id: &str) -> Option<Property<'a>> {
-        self.properties().find(|p| p.id() == id)
+        match PropId::new(id) {
+            PropId::OTHER => self.properties().find(|p| p.id() == id),
+            code => self.get_code(code),
+        }
+    }
+
+    /// The first property whose identifier is `code` (not [`PropId::OTHER`]).
+    #[inline]
+    pub fn get_code(&self, code: PropId) -> Option<Property<'a>> {
+        debug_assert_ne!(code, PropId::OTHER);
+        self.properties().find(|p| p.code() == code)
     }
 
     /// The first value of the first property with this identifier.
@@ -241,6 +308,7 @@ pub struct Property<'a> {
 }
 
 impl<'a> Property<'a> {
+    #[inline]
     fn data(&self) -> &'a PropData {
         &self.tree.props[self.index as usize]
     }
@@ -248,6 +316,13 @@ impl<'a> Property<'a> {
     /// The identifier, normalised: `AddBlack` (`FF[1]`-`FF[3]`) reads as `AB`.
     pub fn id(&self) -> &'a str {
         self.tree.str(self.data().id)
+    }
+
+    /// The identifier as a number ([`PropId::OTHER`] unless it is one or
+    /// two upper-case letters): cheaper to compare than [`Property::id`].
+    #[inline]
+    pub fn code(&self) -> PropId {
+        self.data().code
     }
 
     /// The identifier exactly as the file wrote it.
@@ -266,16 +341,26 @@ impl<'a> Property<'a> {
         self.data().offset
     }
 
+    #[inline]
     pub fn values(&self) -> impl ExactSizeIterator<Item = Value<'a>> + Clone + use<'a> {
         let tree = self.tree;
         tree.value_range(self.index).map(move |i| Value { tree, index: i })
     }
 
+    #[inline]
     pub fn value_count(&self) -> usize {
         self.tree.value_range(self.index).len()
     }
 
+    /// The value of a property that has exactly one.
+    #[inline]
+    pub fn only_value(&self) -> Option<Value<'a>> {
+        let range = self.tree.value_range(self.index);
+        (range.len() == 1).then_some(Value { tree: self.tree, index: range.start })
+    }
+
     /// The first value's text, or `None` for a property with no value.
+    #[inline(always)]
     pub fn first(&self) -> Option<&'a str> {
         self.values().next().map(|v| v.text())
     }
@@ -299,13 +384,24 @@ pub struct Value<'a> {
 }
 
 impl<'a> Value<'a> {
+    #[inline]
     fn data(&self) -> &'a ValueData {
         &self.tree.values[self.index as usize]
     }
 
     /// The value's text (escapes and soft line breaks removed).
+    #[inline]
     pub fn text(&self) -> &'a str {
         self.tree.str(self.data().text)
+    }
+
+    /// The value's text as bytes, for byte-level reading in hot loops
+    /// (no UTF-8 boundary checks, which [`Value::text`] makes).
+    #[inline]
+    pub fn bytes(&self) -> &'a [u8] {
+        let span = self.data().text;
+        let base = if span.start & IN_SOURCE != 0 { self.tree.source.as_bytes() } else { self.tree.text.as_bytes() };
+        &base[span.range()]
     }
 
     /// Byte offset of the value's `[` in the decoded text.
@@ -468,7 +564,8 @@ impl GameTreeBuilder {
         let node = self.add_node(parent, offset as u32);
         let t = &mut self.tree;
         let values = t.values.len() as u32;
-        t.props.push(PropData { id: source_span(id.clone()), values, offset: id.start as u32 });
+        let code = PropId::of_bytes(&t.source.as_bytes()[id.clone()]);
+        t.props.push(PropData { id: source_span(id.clone()), values, offset: id.start as u32, code });
         t.values.push(ValueData { text: source_span(value.clone()), offset: value.start as u32 - 1 });
         node
     }
@@ -486,7 +583,8 @@ impl GameTreeBuilder {
         let props = t.props.len() as u32;
         let values = t.values.len() as u32;
         t.nodes.push(NodeData { props, parent: node.wrapping_sub(1), first_child: NONE, next_sibling: NONE, offset: offset as u32 });
-        t.props.push(PropData { id: source_span(id.clone()), values, offset: id.start as u32 });
+        let code = PropId::of_bytes(&t.source.as_bytes()[id.clone()]);
+        t.props.push(PropData { id: source_span(id.clone()), values, offset: id.start as u32, code });
         t.values.push(ValueData { text: source_span(value.clone()), offset: value.start as u32 - 1 });
         NodeId(node)
     }
@@ -514,7 +612,8 @@ impl GameTreeBuilder {
         let t = &mut self.tree;
         assert!(!t.nodes.is_empty(), "add_node before add_property");
         let values = t.values.len() as u32;
-        t.props.push(PropData { id, values, offset });
+        let code = PropId::new(t.str(id));
+        t.props.push(PropData { id, values, offset, code });
     }
 
     /// Adds a value to the property added last.

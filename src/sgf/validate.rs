@@ -10,8 +10,8 @@
 
 use std::collections::HashSet;
 
-use super::props::{self, BoardSize, Move, Point, PointSet, PropInfo, PropKind, ValueType, property_info};
-use super::tree::{GameTree, Node, Property};
+use super::props::{self, BoardSize, Move, Point, PointSet, PropInfo, PropKind, ValueType, property_info_by_code};
+use super::tree::{GameTree, Node, PropId, Property};
 use crate::diag::{Code, Diagnostic, Severity};
 
 /// Checks every property of one game. Diagnostics carry the property's
@@ -38,6 +38,12 @@ pub fn check_properties(game: &GameTree) -> Vec<Diagnostic> {
         sets: [PointSet::new(), PointSet::new(), PointSet::new()],
     };
     for node in game.nodes() {
+        // Most nodes of a game are one move on a point, `;B[pd]`: no
+        // duplicate, no mix, no point group, nothing to check.
+        let mut props = node.properties();
+        if props.len() == 1 && props.next().is_some_and(is_plain_move) {
+            continue;
+        }
         checker.node(node);
     }
     checker.out
@@ -54,17 +60,26 @@ struct Checker {
     sets: [PointSet; 3],
 }
 
-/// Properties whose points must be distinct within a node (`FF[4]`).
-/// Two lower-case letters: a point on any board up to 26x26.
-fn is_plain_point(value: &str) -> bool {
-    matches!(value.as_bytes(), [a, b] if a.is_ascii_lowercase() && b.is_ascii_lowercase())
+/// `B` or `W` with one value, a point in two lower-case letters (a point
+/// on any board up to 26x26).
+#[inline]
+fn is_plain_move(prop: Property<'_>) -> bool {
+    matches!(prop.code(), PropId::B | PropId::W)
+        && prop.only_value().is_some_and(|v| matches!(*v.bytes(), [a, b] if a.is_ascii_lowercase() && b.is_ascii_lowercase()))
 }
 
-fn point_group(id: &str) -> Option<(usize, &'static str)> {
+/// Whether two properties have the same identifier: by number when it
+/// has one (see [`PropId`]), else by text.
+fn same_id(a: Property<'_>, b: Property<'_>) -> bool {
+    a.code() == b.code() && (a.code() != PropId::OTHER || a.id() == b.id())
+}
+
+/// Properties whose points must be distinct within a node (`FF[4]`).
+fn point_group(id: PropId) -> Option<(usize, &'static str)> {
     match id {
-        "AB" | "AW" | "AE" => Some((0, "setup (AB, AW, AE)")),
-        "CR" | "MA" | "SL" | "SQ" | "TR" => Some((1, "markup (CR, MA, SL, SQ, TR)")),
-        "TB" | "TW" => Some((2, "territory (TB, TW)")),
+        PropId::AB | PropId::AW | PropId::AE => Some((0, "setup (AB, AW, AE)")),
+        PropId::CR | PropId::MA | PropId::SL | PropId::SQ | PropId::TR => Some((1, "markup (CR, MA, SL, SQ, TR)")),
+        PropId::TB | PropId::TW => Some((2, "territory (TB, TW)")),
         _ => None,
     }
 }
@@ -83,12 +98,12 @@ impl Checker {
         let mut mixed_reported = false;
         let mut two_moves_reported = false;
         for prop in node.properties() {
-            let id = prop.id();
-            match id {
-                "B" | "W" => {
-                    if let Some(m) = first_move.filter(|m| m.id() != id && !two_moves_reported) {
+            let code = prop.code();
+            match code {
+                PropId::B | PropId::W => {
+                    if let Some(m) = first_move.filter(|m| m.code() != code && !two_moves_reported) {
                         two_moves_reported = true;
-                        let message = format!("{} and {} in one node: a node holds at most one move", m.id(), id);
+                        let message = format!("{} and {} in one node: a node holds at most one move", m.id(), prop.id());
                         self.push(Code::DuplicateProperty, prop.offset(), message);
                     }
                     first_move.get_or_insert(prop);
@@ -97,7 +112,7 @@ impl Checker {
                         self.mixed(s, prop, prop.offset());
                     }
                 }
-                "AB" | "AW" | "AE" | "PL" => {
+                PropId::AB | PropId::AW | PropId::AE | PropId::PL => {
                     first_setup.get_or_insert(prop);
                     if let Some(m) = first_move.filter(|_| !mixed_reported) {
                         mixed_reported = true;
@@ -106,7 +121,7 @@ impl Checker {
                 }
                 _ => {}
             }
-            if let Some((g, _)) = point_group(id) {
+            if let Some((g, _)) = point_group(code) {
                 if !grouped[g] {
                     grouped[g] = true;
                     self.sets[g].clear();
@@ -134,9 +149,8 @@ impl Checker {
         };
         if n <= 64 {
             for (i, prop) in node.properties().enumerate() {
-                let id = prop.id();
-                let earlier = node.properties().take(i).filter(|p| p.id() == id).count();
-                if earlier == 1 && !id.is_empty() {
+                let earlier = node.properties().take(i).filter(|p| same_id(*p, prop)).count();
+                if earlier == 1 && !prop.id().is_empty() {
                     report(self, prop);
                 }
             }
@@ -153,17 +167,17 @@ impl Checker {
     }
 
     fn property(&mut self, prop: Property<'_>, is_root: bool) {
-        let id = prop.id();
         // Nearly every property of a game is a move on a point: nothing
         // below can object to it (the replay checks the board).
-        if matches!(id, "B" | "W") && prop.value_count() == 1 && prop.first().is_some_and(is_plain_point) {
+        if is_plain_move(prop) {
             return;
         }
+        let id = prop.id();
         if !id.bytes().any(|b| b.is_ascii_uppercase()) {
             // No identifier, or no upper-case letter: the parser reported it.
             return;
         }
-        let Some(info) = property_info(id) else {
+        let Some(info) = property_info_by_code(prop.code()) else {
             let message = format!("unknown property {}: not part of SGF FF[4] for Go", excerpt_id(prop.written_id()));
             self.push(Code::UnknownProperty, prop.offset(), message);
             return;
@@ -233,7 +247,7 @@ impl Checker {
             let message = format!("{}: an empty {id}[] must be the only value of {id}", shown(prop));
             self.push(Code::InvalidValue, prop.offset(), message);
         }
-        if let Some((g, what)) = point_group(id) {
+        if let Some((g, what)) = point_group(prop.code()) {
             self.unique_points(prop, g, what);
         }
     }
