@@ -43,8 +43,10 @@ pub struct FileCheck {
 pub struct GameFingerprint {
     pub game: usize,
     pub key: u64,
-    /// Where the game starts, to locate a `duplicate-game` diagnostic.
+    /// Where the game starts, for a `duplicate-game` diagnostic.
     pub offset: u32,
+    pub line: u32,
+    pub column: u32,
 }
 
 /// Parses `bytes` and checks every game in it.
@@ -63,7 +65,9 @@ pub fn check_bytes(bytes: &[u8], options: &CheckOptions) -> FileCheck {
             break;
         }
         if let Some(key) = options.fingerprints.then(|| dedup::fingerprint(game)).flatten() {
-            fingerprints.push(GameFingerprint { game: index, key, offset: game.root().offset() });
+            let offset = game.root().offset();
+            let (line, column) = parsed.source.line_column(offset);
+            fingerprints.push(GameFingerprint { game: index, key, offset, line, column });
         }
         let found = sgf::validate::check_properties(game);
         let not_go = found.iter().any(|d| d.code == Code::NotGo);

@@ -441,6 +441,8 @@ struct CheckRun {
     format: Format,
     jobs: usize,
     fix: Option<FixTarget>,
+    /// The output quotes source lines (text format).
+    snippets: bool,
 }
 
 impl CheckArgs {
@@ -484,7 +486,8 @@ impl CheckArgs {
             CheckFormat::Github => Format::Github,
             CheckFormat::Sarif => Format::Sarif,
         };
-        Ok(CheckRun { inputs, options, policy, format, jobs, fix })
+        let snippets = format == Format::Text && !self.summary_only;
+        Ok(CheckRun { inputs, options, policy, format, jobs, fix, snippets })
     }
 }
 
@@ -575,7 +578,11 @@ fn check_item(item: Item, run: &CheckRun) -> Outcome {
         Err((code, message)) => return Outcome::Failed { name, code, message },
     };
     let checked = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| {
-        let check = check_bytes(&bytes, &run.options);
+        let mut check = check_bytes(&bytes, &run.options);
+        if !run.snippets {
+            // Only text output quotes the source: do not hold it until printing.
+            check.source = SourceMap::new("");
+        }
         let fixed = target.map(|target| write_fixed(&bytes, &target, &run.options.parse));
         (check, fixed)
     }));
@@ -623,10 +630,10 @@ fn add_duplicates(index: &mut DuplicateIndex, name: &str, check: &mut FileCheck)
         return;
     }
     for (game, first) in repeats {
-        let offset = check.fingerprints.iter().find(|f| f.game == game).map_or(0, |f| f.offset);
+        let Some(at) = check.fingerprints.iter().find(|f| f.game == game) else { continue };
         let message = format!("the same game as {} (game {}), up to symmetry and colours", first.file, first.game + 1);
-        let mut d = Diagnostic::new(Code::DuplicateGame, offset, message).in_game(game);
-        check.source.locate(&mut d);
+        let mut d = Diagnostic::new(Code::DuplicateGame, at.offset, message).in_game(game);
+        (d.line, d.column) = (at.line, at.column);
         check.diagnostics.push(d);
     }
     check.diagnostics.sort_by_key(|d| (d.offset, d.code));

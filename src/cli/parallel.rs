@@ -56,7 +56,7 @@ pub fn ordered_map<I: Send, R: Send>(
     mut deliver: impl FnMut(R) -> io::Result<()>,
 ) -> io::Result<()> {
     let jobs = jobs.max(1);
-    let window = jobs * 4;
+    let window = jobs * 2 + 2;
     let progress = Progress { handed_over: Mutex::new((0, false)), changed: Condvar::new() };
     // Unbounded, but the producer never runs more than `window` batches ahead.
     let (item_tx, item_rx) = mpsc::channel::<(usize, Vec<I>)>();
