@@ -10,8 +10,8 @@
 
 use std::collections::HashMap;
 
-use crate::sgf::GameTree;
 use crate::sgf::props::{self, BoardSize, Move, Point};
+use crate::sgf::{GameTree, PropId};
 
 /// Games shorter than this are not fingerprinted: short sequences are
 /// common openings and problem diagrams, not copies.
@@ -23,13 +23,11 @@ pub const MIN_MOVES: usize = 20;
 pub fn fingerprint(game: &GameTree) -> Option<u64> {
     let root = game.root();
     let size = props::board_size(root).ok()?;
-    let mut moves = Vec::new();
+    let mut moves = Vec::with_capacity(game.len());
     for node in game.main_line() {
         for property in node.properties() {
-            if matches!(property.id(), "B" | "W")
-                && let Some(Ok(mv)) = property.first().map(|v| props::parse_move(v, size))
-            {
-                moves.push(mv);
+            if property.code() == PropId::B || property.code() == PropId::W {
+                moves.extend(property.only_value().and_then(|v| read_move(v.bytes(), size)));
             }
         }
     }
@@ -60,6 +58,21 @@ fn canonical_symmetry(moves: &[Move], setup: &[Option<Vec<Point>>; 2], size: Boa
         keep_smallest(&mut candidates, &|s| move_code(*mv, s, size));
     }
     candidates[0]
+}
+
+/// A `B`/`W` value as [`props::parse_move`] reads it, without the error
+/// (an unreadable move is simply left out of the fingerprint).
+fn read_move(value: &[u8], size: BoardSize) -> Option<Move> {
+    let letter = |b: u8| match b {
+        b'a'..=b'z' => Some(b - b'a'),
+        b'A'..=b'Z' => Some(b - b'A' + 26),
+        _ => None,
+    };
+    match *value {
+        [] | [b't', b't'] if size.width <= 19 && size.height <= 19 || value.is_empty() => Some(Move::Pass),
+        [x, y] => Some(Move::Play(Point::new(letter(x)?, letter(y)?))),
+        _ => None,
+    }
 }
 
 /// One step of the sequence hash: cheap, order-sensitive; [`mix`] finishes it.

@@ -55,7 +55,9 @@ pub fn ordered_map<I: Send, R: Send>(
     work: impl Fn(I) -> R + Sync,
     mut deliver: impl FnMut(R) -> io::Result<()>,
 ) -> io::Result<()> {
-    let jobs = jobs.max(1);
+    if jobs <= 1 {
+        return sequential(produce, work, deliver);
+    }
     let window = jobs * 2 + 2;
     let progress = Progress { handed_over: Mutex::new((0, false)), changed: Condvar::new() };
     // Unbounded, but the producer never runs more than `window` batches ahead.
@@ -110,6 +112,23 @@ pub fn ordered_map<I: Send, R: Send>(
     })
 }
 
+/// `--jobs 1`: everything on the calling thread, so one job uses one core.
+fn sequential<I, R>(
+    produce: impl FnOnce(&mut dyn FnMut(I) -> ControlFlow<()>),
+    work: impl Fn(I) -> R,
+    mut deliver: impl FnMut(R) -> io::Result<()>,
+) -> io::Result<()> {
+    let mut outcome = Ok(());
+    produce(&mut |item| match deliver(work(item)) {
+        Ok(()) => ControlFlow::Continue(()),
+        Err(e) => {
+            outcome = Err(e);
+            ControlFlow::Break(())
+        }
+    });
+    outcome
+}
+
 /// Receives batches of results in any order and delivers them in sequence.
 fn hand_over_in_order<R>(results: mpsc::Receiver<(usize, Vec<R>)>, progress: &Progress, deliver: &mut impl FnMut(R) -> io::Result<()>) -> io::Result<()> {
     let mut waiting = BTreeMap::new();
@@ -155,24 +174,21 @@ mod tests {
 
     #[test]
     fn a_failing_delivery_stops_the_run() {
-        let produce = |f: &mut dyn FnMut(u64) -> ControlFlow<()>| {
-            for i in 0.. {
-                if f(i).is_break() {
-                    return;
+        for jobs in [1, 2] {
+            let produce = |f: &mut dyn FnMut(u64) -> ControlFlow<()>| {
+                for i in 0.. {
+                    if f(i).is_break() {
+                        return;
+                    }
                 }
-            }
-        };
-        let mut delivered = 0;
-        let outcome = ordered_map(
-            2,
-            produce,
-            |i| i,
-            |_| {
+            };
+            let mut delivered = 0;
+            let deliver = |_| {
                 delivered += 1;
                 if delivered == 10 { Err(io::Error::other("closed")) } else { Ok(()) }
-            },
-        );
-        assert!(outcome.is_err());
-        assert_eq!(delivered, 10);
+            };
+            assert!(ordered_map(jobs, produce, |i| i, deliver).is_err());
+            assert_eq!(delivered, 10, "--jobs {jobs}");
+        }
     }
 }
