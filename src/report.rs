@@ -148,7 +148,9 @@ impl<W: Write> Reporter<W> {
             return Ok(());
         }
         for d in &check.diagnostics {
-            self.diagnostic(path, d, Some(&check.source))?;
+            // A check may have dropped its text (nothing to quote when it was made).
+            let source = (!check.source.text().is_empty()).then_some(&check.source);
+            self.diagnostic(path, d, source)?;
         }
         Ok(())
     }

@@ -579,8 +579,9 @@ fn check_item(item: Item, run: &CheckRun) -> Outcome {
     };
     let checked = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| {
         let mut check = check_bytes(&bytes, &run.options);
-        if !run.snippets {
-            // Only text output quotes the source: do not hold it until printing.
+        if !run.snippets || check.diagnostics.is_empty() {
+            // Only text output quotes the source, and only for diagnostics:
+            // do not hold it until printing otherwise.
             check.source = SourceMap::new("");
         }
         let fixed = target.map(|target| write_fixed(&bytes, &target, &run.options.parse));
