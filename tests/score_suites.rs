@@ -483,7 +483,6 @@ fn katago_7x7_tromp_taylor_and_chinese() {
 /// stones from the estimator). Some positions are unfinished, and GNU Go
 /// plays them out before counting: docs/accuracy.md explains each miss.
 #[test]
-#[ignore = "issue 4 is open: the current estimator agrees on 45 of 57 final scores, the goal is 51; see docs/accuracy.md (run with --ignored)"]
 fn gnugo_final_scores() {
     let Some(dir) = suites() else { return };
     let dir = dir.join("gnugo/regression");
@@ -515,7 +514,8 @@ fn gnugo_final_scores() {
     for m in &misses {
         eprintln!("{m}");
     }
-    assert!(agree >= 51, "at least 51 of 57 (90%): {agree}\n{}", misses.join("\n"));
+    // Issue 4: at least 90% (52 of 57); every miss is explained in docs/accuracy.md.
+    assert!(agree >= 52, "at least 52 of 57 (90%): {agree}\n{}", misses.join("\n"));
 }
 
 // ---------------------------------------------------------------------------

@@ -20,11 +20,16 @@
 //!    stones or more in atari without capturing (one- and two-stone
 //!    self-ataris are how eye shapes are killed).
 //! 3. A chain's share is how often its points end owned by its colour (a
-//!    stone, or an empty point only its colour touches). Below 0.55 it is
-//!    dead; between 0.3 and 0.7 it is reported unsure (on the KGS games with
-//!    territory markup, those bands are where the players' calls split).
-//!    Playouts run in batches of 16, at least 16 and at most 96, until every
-//!    share is two standard errors away from 0.55.
+//!    stone, or an empty point only its colour touches). 16 playouts are
+//!    run on the whole board; then, for the chains whose share is neither
+//!    0 nor 1, batches of 16 more (at least 16, at most 96) until each of
+//!    their shares is two standard errors away from 0.55. Below 0.55 a
+//!    chain is dead; but on a board where 3 chains or more have a share
+//!    between 0.4 and 0.8 (many fights left open: the fights disturb each
+//!    other in the playouts, and a dead chain keeps its points more often
+//!    than on a settled board) the threshold is 0.75. Between 0.3 and 0.7
+//!    a chain is reported unsure (on the KGS games with territory markup,
+//!    those bands are where the players' calls split).
 //! 4. Seki: an empty point that stays empty between living chains of both
 //!    colours at the end of most playouts (filling it is self-atari for
 //!    both) is a seki dame, and the living chains beside it are in seki.
@@ -52,7 +57,22 @@ pub struct Estimate {
 /// The estimator's settings.
 #[derive(Debug, Clone, Copy)]
 struct Params {
-    /// At least this many playouts...
+    /// Playouts of the first phase, on the whole board.
+    first_playouts: usize,
+    /// After the first phase, a chain whose share is at most this or at
+    /// least 1 minus this is decided.
+    first_settled: f64,
+    /// A chain with at least this share in the first phase is safe: the
+    /// empty regions only safe chains of one colour touch are left out of
+    /// the second phase.
+    safe: f64,
+    /// Whether the second phase leaves the settled areas out (off: it
+    /// cost GNU Go's score.tst agreement and KGS winners; kept to measure).
+    focus: bool,
+    /// Weight, in a chain's share, of the playouts where its opponent
+    /// moved first (0.5: all the same; other weights measured no better).
+    opp_weight: f64,
+    /// Second phase: at least this many playouts...
     min_playouts: usize,
     /// ...and at most this many, when some chain stays in the uncertain band.
     max_playouts: usize,
@@ -63,8 +83,14 @@ struct Params {
     z: f64,
     /// ...the variance of a share being taken as at least this.
     min_var: f64,
-    /// A chain whose own share of playouts is below this is dead.
+    /// A chain whose own share of playouts is below this is dead (on a
+    /// board with fewer than `crowded` chains in doubt).
     dead_below: f64,
+    /// With at least this many chains whose share lies in [doubt.0, doubt.1)...
+    crowded: usize,
+    doubt: (f64, f64),
+    /// ...a chain whose share is below this is dead.
+    dead_crowded: f64,
     /// A chain whose share lies in [unsure.0, unsure.1) is reported unsure.
     unsure: (f64, f64),
     /// An empty point left neutral (both colours beside it) in at least this
@@ -78,6 +104,11 @@ struct Params {
 }
 
 const PARAMS: Params = Params {
+    first_playouts: 16,
+    first_settled: 0.0,
+    safe: 0.99,
+    focus: false,
+    opp_weight: 0.5,
     min_playouts: 16,
     max_playouts: 96,
     batch: 16,
@@ -85,6 +116,9 @@ const PARAMS: Params = Params {
     min_var: 0.05,
     dead_below: 0.55,
     unsure: (0.3, 0.7),
+    crowded: 3,
+    doubt: (0.4, 0.8),
+    dead_crowded: 0.75,
     seki_neutral: 0.6,
     self_atari: 3,
     local: 70,
@@ -193,9 +227,13 @@ impl Estimator {
         }
         let undecided: Vec<usize> = (0..nchains).filter(|&i| !pass_alive[i] && !sure_dead[i]).collect();
 
-        // Playouts, in batches, until every chain's share is clearly on one
-        // side of the threshold (or the maximum is reached).
-        let mut counts = Counts::new(self.cells.len());
+        // Playouts on the whole board first; then, for the chains still in
+        // doubt, playouts with the settled areas taken off the board, in
+        // batches, until every such chain's share is clearly on one side of
+        // the threshold (or the maximum is reached).
+        let mut counts = Counts::new(self.cells.len(), params.opp_weight);
+        let mut second: Option<Counts> = None;
+        let mut in_second = vec![false; nchains];
         let mut playouts = 0usize;
         if !undecided.is_empty() {
             let mut template = Light::from_cells(self.stride, &self.cells, &self.points);
@@ -206,29 +244,82 @@ impl Estimator {
             let n = self.cells.len();
             let mut rng = Rng::new(self.hash ^ ((self.stride as u64) << 48) ^ ((n as u64) << 32));
             let max_moves = 3 * self.points.len() + 20;
-            while playouts < params.max_playouts {
-                for _ in 0..params.batch {
-                    light.copy_from(&template);
-                    let first = if playouts % 2 == 0 { BLACK } else { WHITE };
-                    light.playout(&mut rng, first, max_moves, &hot);
-                    stat(2);
-                    light.tally(&self.points, &mut counts);
-                    playouts += 1;
+            let converged = |ids: &[usize], c: &Counts, done: usize| {
+                ids.iter().all(|&id| {
+                    let s = self.own_share(id, c);
+                    let sd = (s * (1.0 - s)).max(params.min_var).sqrt() / (done as f64).sqrt();
+                    (s - params.dead_below).abs() > params.z * sd
+                })
+            };
+            for _ in 0..params.first_playouts {
+                light.copy_from(&template);
+                let first = if playouts % 2 == 0 { BLACK } else { WHITE };
+                light.playout(&mut rng, first, max_moves, &hot);
+                stat(2);
+                light.tally(&self.points, first, &mut counts);
+                playouts += 1;
+            }
+            let doubtful: Vec<usize> = undecided
+                .iter()
+                .copied()
+                .filter(|&id| {
+                    let s = self.own_share(id, &counts);
+                    s > params.first_settled && s < 1.0 - params.first_settled
+                })
+                .collect();
+            if !doubtful.is_empty() && !converged(&doubtful, &counts, playouts) {
+                let mut template2 = template.clone();
+                if params.focus {
+                    self.settle(&counts, &pass_alive, params, &mut template2);
                 }
-                if playouts >= params.min_playouts
-                    && undecided.iter().all(|&id| {
-                        let s = self.own_share(id, &counts);
-                        let sd = (s * (1.0 - s)).max(params.min_var).sqrt() / (playouts as f64).sqrt();
-                        (s - params.dead_below).abs() > params.z * sd
-                    })
-                {
-                    break;
+                let hot2 = template2.ataris(&self.points);
+                let mut counts2 = Counts::new(n, params.opp_weight);
+                let mut done = 0;
+                while done < params.max_playouts {
+                    for _ in 0..params.batch {
+                        light.copy_from(&template2);
+                        let first = if done % 2 == 0 { BLACK } else { WHITE };
+                        light.playout(&mut rng, first, max_moves, &hot2);
+                        stat(2);
+                        light.tally(&self.points, first, &mut counts2);
+                        done += 1;
+                    }
+                    if done >= params.min_playouts && converged(&doubtful, &counts2, done) {
+                        break;
+                    }
                 }
+                for &id in &doubtful {
+                    in_second[id] = true;
+                }
+                playouts += done;
+                second = Some(counts2);
             }
         }
-        let share_of = |id: usize| self.own_share(id, &counts);
-        let neutral_share = |p: usize| if counts.playouts == 0 { 0.0 } else { counts.neutral[p] as f64 / counts.playouts as f64 };
+        let share_of = |id: usize| match &second {
+            Some(c2) if in_second[id] => self.own_share(id, c2),
+            _ => self.own_share(id, &counts),
+        };
+        let neutral_share = |p: usize| {
+            let (mut k, mut n) = (counts.neutral[p], counts.playouts);
+            if let Some(c2) = &second {
+                k += c2.neutral[p];
+                n += c2.playouts;
+            }
+            if n == 0 { 0.0 } else { k as f64 / n as f64 }
+        };
 
+        // A board with many chains in doubt is far from settled: the fights
+        // disturb each other in the playouts, which pulls every share of
+        // them toward the middle; a dead chain there keeps more of its
+        // points than on a settled board.
+        let in_doubt = undecided
+            .iter()
+            .filter(|&&id| {
+                let s = share_of(id);
+                s >= params.doubt.0 && s < params.doubt.1
+            })
+            .count();
+        let dead_below = if in_doubt >= params.crowded { params.dead_crowded } else { params.dead_below };
         let mut dead_chain = vec![false; nchains];
         let mut unsure = Vec::new();
         let mut shares = vec![1.0; nchains];
@@ -243,7 +334,7 @@ impl Estimator {
             }
             let s = share_of(id);
             shares[id] = s;
-            if s < params.dead_below {
+            if s < dead_below {
                 dead_chain[id] = true;
             }
             if s >= params.unsure.0 && s < params.unsure.1 {
@@ -291,16 +382,89 @@ impl Estimator {
         Detail { estimate: Estimate { dead, unsure, seki_points }, shares, pass_alive, sure_dead, playouts }
     }
 
+    /// Prepares the board of the second phase from the first phase's
+    /// counts: a chain that never kept its points, with only safe enemy
+    /// chains (pass-alive, or never losing a point) around it, is removed;
+    /// then the empty regions that only safe chains of one colour touch are
+    /// taken off the list of moves. Nothing the playouts did there mattered.
+    fn settle(&self, counts: &Counts, pass_alive: &[bool], params: &Params, light: &mut Light) {
+        let nchains = self.chains.len();
+        let share: Vec<f64> = (0..nchains).map(|id| if pass_alive[id] { 1.0 } else { self.own_share(id, counts) }).collect();
+        let safe: Vec<bool> = share.iter().map(|&s| s >= params.safe).collect();
+        let mut gone = vec![false; nchains];
+        for id in 0..nchains {
+            if share[id] > 1.0 - params.safe {
+                continue;
+            }
+            let stones = self.chain_stones(id);
+            let all_safe = stones.iter().all(|&p| {
+                self.nbrs(p).iter().all(|&q| {
+                    let c = self.chain_of[q];
+                    c == NO_CHAIN || c as usize == id || (self.chains[c as usize].color != self.chains[id].color && safe[c as usize])
+                })
+            });
+            if all_safe && light.cells[stones[0]] == self.chains[id].color {
+                gone[id] = true;
+                light.remove_chain(light.head[stones[0]] as usize);
+            }
+        }
+        let open = |p: usize| self.cells[p] == EMPTY || (self.chain_of[p] != NO_CHAIN && gone[self.chain_of[p] as usize]);
+        let mut seen = vec![false; self.cells.len()];
+        let mut region = Vec::new();
+        for &p in &self.points {
+            if !open(p) || seen[p] {
+                continue;
+            }
+            region.clear();
+            region.push(p);
+            seen[p] = true;
+            let (mut colors, mut all_safe) = (0u8, true);
+            let mut i = 0;
+            while i < region.len() {
+                let q = region[i];
+                i += 1;
+                for m in self.nbrs(q) {
+                    if open(m) {
+                        if !seen[m] {
+                            seen[m] = true;
+                            region.push(m);
+                        }
+                    } else if self.cells[m] != BORDER {
+                        colors |= self.cells[m];
+                        all_safe &= safe[self.chain_of[m] as usize];
+                    }
+                }
+            }
+            if all_safe && (colors == BLACK || colors == WHITE) {
+                for &q in &region {
+                    light.remove_empty(q);
+                }
+            }
+        }
+    }
+
     /// Share of playouts (averaged over its stones) in which the chain's
     /// points ended owned by its own colour.
+    /// The playouts where the opponent moved first weigh
+    /// `Counts::opp_weight` (0.5: every playout the same).
     fn own_share(&self, id: usize, counts: &Counts) -> f64 {
         if counts.playouts == 0 {
             return 1.0;
         }
-        let own = &counts.own[self.chains[id].color as usize - 1];
+        let color = self.chains[id].color as usize - 1;
         let stones = self.chain_stones(id);
-        let sum: u64 = stones.iter().map(|&p| own[p] as u64).sum();
-        sum as f64 / (stones.len() * counts.playouts) as f64
+        let mut share = [0.0; 2];
+        for (first, s) in share.iter_mut().enumerate() {
+            let n = counts.by_first[first];
+            let sum: u64 = stones.iter().map(|&p| counts.own[first][color][p] as u64).sum();
+            *s = if n == 0 { f64::NAN } else { sum as f64 / (stones.len() * n) as f64 };
+        }
+        let w = counts.opp_weight;
+        match (share[color].is_nan(), share[1 - color].is_nan()) {
+            (false, false) => w * share[1 - color] + (1.0 - w) * share[color],
+            (true, _) => share[1 - color],
+            (_, true) => share[color],
+        }
     }
 
     /// Benson's algorithm for `color`: marks its pass-alive chains, and the
@@ -412,15 +576,20 @@ impl Estimator {
 struct Counts {
     /// By colour: playouts that ended with the point owned (a stone, or an
     /// empty point with only that colour beside it).
-    own: [Vec<u32>; 2],
+    /// Indexed by the colour that moved first, then by the owner.
+    own: [[Vec<u32>; 2]; 2],
     /// Playouts that ended with the point empty and both colours beside it.
     neutral: Vec<u32>,
     playouts: usize,
+    /// Playouts by the colour that moved first.
+    by_first: [usize; 2],
+    /// Weight of the playouts where a chain's opponent moved first.
+    opp_weight: f64,
 }
 
 impl Counts {
-    fn new(n: usize) -> Counts {
-        Counts { own: [vec![0; n], vec![0; n]], neutral: vec![0; n], playouts: 0 }
+    fn new(n: usize, opp_weight: f64) -> Counts {
+        Counts { own: [[vec![0; n], vec![0; n]], [vec![0; n], vec![0; n]]], neutral: vec![0; n], playouts: 0, by_first: [0; 2], opp_weight }
     }
 }
 
@@ -582,13 +751,24 @@ impl Light {
         (self.lsum[h] / self.nlib[h] as u32) as usize
     }
 
+    /// Takes `p` off the list of empty points (if it is there: a point of
+    /// a region settled before the second phase is not).
     fn remove_empty(&mut self, p: usize) {
         let i = self.epos[p] as usize;
-        debug_assert_eq!(self.empties[i] as usize, p);
+        if !self.listed(p) {
+            return;
+        }
         let last = *self.empties.last().expect("an empty point");
         self.empties[i] = last;
         self.epos[last as usize] = i as u16;
         self.empties.pop();
+    }
+
+    /// Whether `p` is on the list of empty points.
+    #[inline]
+    fn listed(&self, p: usize) -> bool {
+        let i = self.epos[p] as usize;
+        i < self.empties.len() && self.empties[i] as usize == p
     }
 
     fn add_empty(&mut self, p: usize) {
@@ -896,7 +1076,7 @@ impl Light {
             let k = rng.below(8);
             for i in 0..8 {
                 let p = around[(k + i) & 7];
-                if self.cells[p] == EMPTY && self.legal(p, c) && self.acceptable(p, c) {
+                if self.cells[p] == EMPTY && self.listed(p) && self.legal(p, c) && self.acceptable(p, c) {
                     return Some(p);
                 }
             }
@@ -962,9 +1142,10 @@ impl Light {
     }
 
     /// Adds this playout's final ownership to the counts.
-    fn tally(&self, points: &[usize], counts: &mut Counts) {
+    fn tally(&self, points: &[usize], first: u8, counts: &mut Counts) {
         counts.playouts += 1;
-        let [black, white] = &mut counts.own;
+        counts.by_first[first as usize - 1] += 1;
+        let [black, white] = &mut counts.own[first as usize - 1];
         for &p in points {
             match self.cells[p] {
                 BLACK => black[p] += 1,
@@ -993,6 +1174,7 @@ impl Light {
 mod tests {
     use super::*;
     use crate::board::Color;
+    use std::path::Path;
 
     fn board_from(rows: &[&str]) -> Board {
         Board::from_rows(rows).expect("a valid diagram")
@@ -1229,6 +1411,33 @@ mod tests {
         pub fn params() -> Params {
             let mut p = PARAMS;
             let get = |name: &str| std::env::var(format!("KIFU_EST_{name}")).ok().and_then(|v| v.parse::<f64>().ok());
+            if let Some(v) = get("FIRST") {
+                p.first_playouts = v as usize;
+            }
+            if let Some(v) = get("SETTLED") {
+                p.first_settled = v;
+            }
+            if let Some(v) = get("CROWDED") {
+                p.crowded = v as usize;
+            }
+            if let Some(v) = get("DOUBT_LOW") {
+                p.doubt.0 = v;
+            }
+            if let Some(v) = get("DOUBT_HIGH") {
+                p.doubt.1 = v;
+            }
+            if let Some(v) = get("DEAD_CROWDED") {
+                p.dead_crowded = v;
+            }
+            if let Some(v) = get("FOCUS") {
+                p.focus = v != 0.0;
+            }
+            if let Some(v) = get("OPP") {
+                p.opp_weight = v;
+            }
+            if let Some(v) = get("SAFE") {
+                p.safe = v;
+            }
             if let Some(v) = get("MIN") {
                 p.min_playouts = v as usize;
             }
@@ -1288,7 +1497,7 @@ mod tests {
             rest.trim().parse::<f64>().ok().map(|m| sign * m)
         }
 
-        fn load_file(path: &Path, out: &mut Vec<Game>) {
+        pub fn load_file(path: &Path, out: &mut Vec<Game>, all: bool) {
             let Ok(bytes) = std::fs::read(path) else { return };
             let parsed = crate::sgf::parse(&bytes, &Default::default());
             for game in &parsed.collection.games {
@@ -1296,7 +1505,7 @@ mod tests {
                 let margin = props::result(root).and_then(|r| parse_margin(&r));
                 let last = game.main_line().last().expect("a root");
                 let has_markup = last.has("TB") || last.has("TW");
-                if margin.is_none() && !has_markup {
+                if margin.is_none() && !has_markup && !all {
                     continue;
                 }
                 let Some(pos) = position_at(game, last.id(), &RuleOverrides::default()) else { continue };
@@ -1350,7 +1559,7 @@ mod tests {
                         s.spawn(move || {
                             let mut out = Vec::new();
                             for f in chunk {
-                                load_file(f, &mut out);
+                                load_file(f, &mut out, false);
                             }
                             out
                         })
@@ -1696,7 +1905,17 @@ mod tests {
     #[ignore = "debugging aid"]
     fn kgs_show() {
         let Ok(want) = std::env::var("KIFU_ESTIMATE_SHOW") else { return };
-        let Some(games) = kgs::load() else { return };
+        // KIFU_ESTIMATE_FILES: colon-separated files to show instead of the KGS corpus.
+        let games = if let Ok(files) = std::env::var("KIFU_ESTIMATE_FILES") {
+            let mut out = Vec::new();
+            for f in files.split(':') {
+                kgs::load_file(Path::new(f), &mut out, true);
+            }
+            out
+        } else {
+            let Some(games) = kgs::load() else { return };
+            games
+        };
         for g in games.iter().filter(|g| g.name.contains(&want)) {
             let b = &g.board;
             let est = Estimator::new(b);
@@ -1781,6 +2000,67 @@ mod tests {
                 eprintln!("{line}");
             }
         }
+    }
+
+    /// GNU Go's score.tst + score2.tst with the estimator's settings from
+    /// KIFU_EST_* (see `kgs::params`): the count is `score_game`'s, given
+    /// the estimated dead stones. tests/score_suites.rs holds the real test.
+    #[test]
+    #[ignore = "reads ../shared/corpus/suites; run with --release -- --ignored --nocapture"]
+    fn gnugo_scores_with_params() {
+        use crate::score::{DeadStones, ScoreOptions, score_game};
+        let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("../shared/corpus/suites/gnugo/regression");
+        let Ok(a) = std::fs::read_to_string(dir.join("score.tst")) else { return };
+        let b = std::fs::read_to_string(dir.join("score2.tst")).unwrap();
+        let params = kgs::params();
+        let verbose = std::env::var("KIFU_ESTIMATE_VERBOSE").is_ok();
+        let (mut n, mut agree) = (0, 0);
+        let mut file = String::new();
+        let mut pending: Option<String> = None;
+        for line in a.lines().chain(b.lines()) {
+            let line = line.trim();
+            if let Some(rest) = line.strip_prefix("loadsgf ") {
+                file = rest.split_whitespace().next().unwrap().to_string();
+            } else if let Some(ans) = line.strip_prefix("#?") {
+                let Some(id) = pending.take() else { continue };
+                let expected: String = ans.trim().trim_end_matches('*').trim_start_matches('[').trim_end_matches(']').chars().filter(|&c| c != '\\').collect();
+                let bytes = std::fs::read(dir.join(&file)).unwrap();
+                let parsed = crate::sgf::parse(&bytes, &Default::default());
+                let game = &parsed.collection.games[0];
+                let last = game.main_line().last().unwrap();
+                let pos = crate::replay::position_at(game, last.id(), &Default::default()).unwrap();
+                let t = std::time::Instant::now();
+                let d = Estimator::new(&pos.board).run(&params);
+                let us = t.elapsed().as_micros();
+                let dead: Vec<crate::sgf::props::Point> = d
+                    .estimate
+                    .dead
+                    .iter()
+                    .map(|&p| {
+                        let (x, y) = pos.board.xy(p);
+                        crate::sgf::props::Point { x: x as u8, y: y as u8 }
+                    })
+                    .collect();
+                let s = score_game(game, &ScoreOptions { dead_stones: DeadStones::Points(dead), ..Default::default() }).unwrap();
+                n += 1;
+                let ok = s.result == expected;
+                agree += ok as usize;
+                if !ok || verbose {
+                    eprintln!(
+                        "  {id} {file}: expected {expected}, got {} ({} unsure, {} playouts, {us} us){}",
+                        s.result,
+                        d.estimate.unsure.len(),
+                        d.playouts,
+                        if ok { "" } else { " MISS" }
+                    );
+                }
+            } else if !line.starts_with('#') && !line.is_empty() {
+                let mut parts = line.splitn(2, ' ');
+                let (id, cmd) = (parts.next().unwrap_or(""), parts.next().unwrap_or("").trim());
+                pending = (id.chars().all(|c| c.is_ascii_digit()) && cmd.starts_with("final_score")).then(|| id.to_string());
+            }
+        }
+        eprintln!("gnugo final_score: {agree} of {n}");
     }
 
     #[test]
