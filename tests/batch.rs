@@ -210,9 +210,14 @@ fn fix_writes_a_repaired_copy_and_never_the_input() {
     assert!(fixed.contains("PB[Jos\u{e9}]") && fixed.contains("CA[UTF-8]") && fixed.trim_end().ends_with(')'), "{fixed}");
     kifu().args(["check", "--fix", "-o"]).arg(&input).arg(&input).assert().stderr(predicates::str::contains("refusing"));
     assert_eq!(fs::read(&input).unwrap(), original);
+    // An output folder inside the input folder is not walked into.
     let folder = dir.path().join("fixed");
-    kifu().args(["check", "--fix", "-o"]).arg(&folder).arg(dir.path()).assert();
-    assert!(folder.join("in.sgf").is_file());
+    for _ in 0..2 {
+        kifu().args(["check", "--fix", "-o"]).arg(&folder).arg(dir.path()).assert().code(0);
+    }
+    let written: Vec<_> =
+        walkdir::WalkDir::new(&folder).into_iter().filter_map(Result::ok).filter(|e| e.file_type().is_file()).map(|e| e.into_path()).collect();
+    assert_eq!(written, [folder.join("in.sgf"), folder.join("out.sgf")]);
 }
 
 #[test]

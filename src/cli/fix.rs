@@ -26,6 +26,11 @@ impl FixTarget {
         FixTarget { single_file: single_input_file && !out.is_dir(), out }
     }
 
+    /// The output folder, unless the output is one file.
+    pub fn folder(&self) -> Option<&Path> {
+        (!self.single_file).then_some(self.out.as_path())
+    }
+
     pub fn path_for(&self, relative: &Path) -> PathBuf {
         if self.single_file { self.out.clone() } else { self.out.join(relative) }
     }

@@ -56,6 +56,8 @@ pub struct Walk {
     pub shard: Option<Shard>,
     /// Files and archive members larger than this are not read.
     pub max_bytes: u64,
+    /// A folder never walked into (canonical path): `--fix`'s output.
+    pub skip_dir: Option<PathBuf>,
 }
 
 /// What an item holds, or why it cannot be read.
@@ -203,7 +205,7 @@ impl Walk {
     fn walk_dir(&self, dir: &Path, f: &mut dyn FnMut(Found) -> ControlFlow<()>) -> ControlFlow<()> {
         let absolute_dir = std::path::absolute(dir).unwrap_or_else(|_| dir.to_path_buf());
         let walker = walkdir::WalkDir::new(dir).follow_links(true).sort_by_file_name().into_iter();
-        let walker = walker.filter_entry(|e| e.depth() == 0 || (self.hidden || !is_hidden(e)) && !self.ignored(&absolute_dir, dir, e));
+        let walker = walker.filter_entry(|e| e.depth() == 0 || (self.hidden || !is_hidden(e)) && !self.ignored(&absolute_dir, dir, e) && !self.skipped(e));
         for entry in walker {
             let found = match entry {
                 Ok(e) if e.file_type().is_file() && self.wanted(e.path()) => {
@@ -225,6 +227,11 @@ impl Walk {
     fn is_sgf_name(&self, path: &Path) -> bool {
         let ext = path.extension().and_then(|e| e.to_str());
         ext.is_some_and(|e| self.extensions.iter().any(|x| x.eq_ignore_ascii_case(e)))
+    }
+
+    fn skipped(&self, entry: &walkdir::DirEntry) -> bool {
+        let Some(skip) = &self.skip_dir else { return false };
+        entry.file_type().is_dir() && std::fs::canonicalize(entry.path()).is_ok_and(|p| &p == skip)
     }
 
     fn ignored(&self, absolute_dir: &Path, dir: &Path, entry: &walkdir::DirEntry) -> bool {
@@ -257,7 +264,7 @@ impl Walk {
         }
     }
 
-    fn zip_members(&self, path: &Path, emit: &mut dyn FnMut(&str, io::Result<Option<Vec<u8>>>) -> ControlFlow<()>) -> io::Result<ControlFlow<()>> {
+    fn zip_members(&self, path: &Path, emit: &mut EmitMember) -> io::Result<ControlFlow<()>> {
         let mut zip = zip::ZipArchive::new(BufReader::new(File::open(path)?)).map_err(io::Error::other)?;
         for i in 0..zip.len() {
             let member = zip.by_index(i).map_err(io::Error::other)?;
@@ -272,7 +279,7 @@ impl Walk {
         Ok(ControlFlow::Continue(()))
     }
 
-    fn tar_members(&self, reader: impl Read, emit: &mut dyn FnMut(&str, io::Result<Option<Vec<u8>>>) -> ControlFlow<()>) -> io::Result<ControlFlow<()>> {
+    fn tar_members(&self, reader: impl Read, emit: &mut EmitMember) -> io::Result<ControlFlow<()>> {
         let mut tar = tar::Archive::new(reader);
         for entry in tar.entries()? {
             let entry = entry?;
@@ -287,6 +294,9 @@ impl Walk {
         Ok(ControlFlow::Continue(()))
     }
 }
+
+/// Receives an archive member's name and its bytes (`None`: over `max_bytes`).
+type EmitMember<'a> = dyn FnMut(&str, io::Result<Option<Vec<u8>>>) -> ControlFlow<()> + 'a;
 
 fn is_hidden(entry: &walkdir::DirEntry) -> bool {
     entry.file_name().to_str().is_some_and(|name| name.starts_with('.'))

@@ -397,7 +397,7 @@ impl InputArgs {
         };
         let mut extensions: Vec<String> = vec!["sgf".into()];
         extensions.extend(self.extensions.iter().map(|e| e.trim_start_matches('.').to_ascii_lowercase()));
-        let walk = Walk { extensions, hidden: self.hidden, ignore: None, shard: None, max_bytes: self.max_bytes.unwrap_or(DEFAULT_MAX_BYTES) };
+        let walk = Walk { extensions, hidden: self.hidden, ignore: None, shard: None, max_bytes: self.max_bytes.unwrap_or(DEFAULT_MAX_BYTES), skip_dir: None };
         let parse = ParseOptions { encoding, limits: sgf::Limits { max_nodes: self.max_nodes, max_variations: self.max_variations } };
         Ok(Inputs { paths: self.paths.clone(), walk, parse })
     }
@@ -479,6 +479,11 @@ impl CheckArgs {
         let options = CheckOptions { parse: inputs.parse, rules, score, fingerprints, timeout };
         let jobs = self.jobs.unwrap_or_else(|| std::thread::available_parallelism().map_or(1, |n| n.get()));
         let fix = self.output.clone().filter(|_| self.fix).map(|out| FixTarget::new(out, &inputs.paths));
+        if let Some(folder) = fix.as_ref().and_then(FixTarget::folder) {
+            // Repaired copies written under an input folder are not inputs.
+            let _ = std::fs::create_dir_all(folder);
+            inputs.walk.skip_dir = std::fs::canonicalize(folder).ok();
+        }
         let format = match self.format {
             CheckFormat::Text => Format::Text,
             CheckFormat::Json => Format::Json,
