@@ -396,7 +396,7 @@ impl InputArgs {
             },
         };
         let mut extensions: Vec<String> = vec!["sgf".into()];
-        extensions.extend(self.extensions.iter().map(|e| e.trim_start_matches('.').to_ascii_lowercase()));
+        extensions.extend(self.extensions.iter().map(|e| extension_name(e)));
         let walk = Walk { extensions, hidden: self.hidden, ignore: None, shard: None, max_bytes: self.max_bytes.unwrap_or(DEFAULT_MAX_BYTES), skip_dir: None };
         let parse = ParseOptions { encoding, limits: sgf::Limits { max_nodes: self.max_nodes, max_variations: self.max_variations } };
         Ok(Inputs { paths: self.paths.clone(), walk, parse })
@@ -433,6 +433,11 @@ impl Inputs {
     }
 }
 
+/// `.SGF` and `sgf` name the same extension.
+fn extension_name(ext: &str) -> String {
+    ext.trim_start_matches('.').to_ascii_lowercase()
+}
+
 /// Everything `check` needs, resolved from flags and `kifu.toml`.
 struct CheckRun {
     inputs: Inputs,
@@ -453,7 +458,7 @@ impl CheckArgs {
             Status::Usage
         })?;
         let mut inputs = self.input.resolve()?;
-        inputs.walk.extensions.extend(config.check.extensions.iter().map(|e| e.trim_start_matches('.').to_ascii_lowercase()));
+        inputs.walk.extensions.extend(config.check.extensions.iter().map(|e| extension_name(e)));
         inputs.walk.hidden |= config.check.hidden.unwrap_or(false);
         if let (None, Some(max)) = (self.input.max_bytes, config.check.max_bytes) {
             inputs.walk.max_bytes = max;
@@ -469,13 +474,7 @@ impl CheckArgs {
         let policy = self.policy(&config)?;
         let score = if self.score { Some(self.score_flags.resolve(rules)?) } else { None };
         let fingerprints = !policy.allow.contains(&Code::DuplicateGame);
-        let timeout = match self.timeout_per_file {
-            Some(t) if !(t > 0.0 && t.is_finite()) => {
-                eprintln!("kifu: --timeout-per-file must be a positive number of seconds");
-                return Err(Status::Usage);
-            }
-            t => t.map(Duration::from_secs_f64),
-        };
+        let timeout = self.timeout()?;
         let options = CheckOptions { parse: inputs.parse, rules, score, fingerprints, timeout };
         let jobs = self.jobs.unwrap_or_else(|| std::thread::available_parallelism().map_or(1, |n| n.get()));
         let fix = self.output.clone().filter(|_| self.fix).map(|out| FixTarget::new(out, &inputs.paths));
@@ -496,12 +495,27 @@ impl CheckArgs {
     }
 }
 
+impl CheckArgs {
+    fn timeout(&self) -> Result<Option<Duration>, Status> {
+        match self.timeout_per_file {
+            Some(t) if !(t > 0.0 && t.is_finite()) => {
+                eprintln!("kifu: --timeout-per-file must be a positive number of seconds");
+                Err(Status::Usage)
+            }
+            t => Ok(t.map(Duration::from_secs_f64)),
+        }
+    }
+}
+
+/// Where `--fix` wrote a file and what it changed, or why it could not.
+type FixResult = Result<(PathBuf, Vec<String>), String>;
+
 /// What checking one item gave.
 enum Outcome {
     Checked {
         name: String,
         check: FileCheck,
-        fixed: Option<Result<(PathBuf, Vec<String>), String>>,
+        fixed: Option<FixResult>,
     },
     /// Could not be read, or kifu failed on it.
     Failed {
@@ -601,7 +615,7 @@ fn check_item(item: Item, run: &CheckRun) -> Outcome {
     }
 }
 
-fn write_fixed(bytes: &[u8], target: &Path, parse: &ParseOptions) -> Result<(PathBuf, Vec<String>), String> {
+fn write_fixed(bytes: &[u8], target: &Path, parse: &ParseOptions) -> FixResult {
     let repaired = fix::repair(bytes, parse);
     match fix::write_atomically(target, repaired.text.as_bytes()) {
         Ok(()) => Ok((target.to_path_buf(), repaired.changes)),
@@ -610,7 +624,7 @@ fn write_fixed(bytes: &[u8], target: &Path, parse: &ParseOptions) -> Result<(Pat
 }
 
 /// Lists what `--fix` changed, on stderr (standard output is the report).
-fn report_fix(name: &str, fixed: Result<(PathBuf, Vec<String>), String>, quiet: bool) {
+fn report_fix(name: &str, fixed: FixResult, quiet: bool) {
     match fixed {
         Ok((target, changes)) if !quiet => {
             let changes = if changes.is_empty() { "unchanged".to_string() } else { changes.join("; ") };
