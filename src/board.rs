@@ -273,14 +273,8 @@ impl Board {
     /// stones removed by suicide.
     pub fn play_into(&mut self, color: Color, p: Pt, captured: &mut Vec<Pt>) -> usize {
         debug_assert_eq!(self.cell(p), Cell::Empty);
-        self.put(color, p);
-        let enemy = Cell::of(color.opponent());
-        for n in self.neighbors(p) {
-            if self.cell(n) == enemy && self.head_of(n).libs == 0 {
-                let before = captured.len();
-                self.remove_chain(n, captured);
-                self.prisoners[color.index()] += (captured.len() - before) as u32;
-            }
+        if self.put(color, p) {
+            self.capture_around(color, p, captured);
         }
         if self.head_of(p).libs != 0 {
             return 0;
@@ -291,15 +285,31 @@ impl Board {
         own.len()
     }
 
+    /// Removes the enemy chains next to `p` left without liberty by the
+    /// stone just put there.
+    fn capture_around(&mut self, color: Color, p: Pt, captured: &mut Vec<Pt>) {
+        let enemy = Cell::of(color.opponent());
+        for n in self.neighbors(p) {
+            if self.cell(n) == enemy && self.head_of(n).libs == 0 {
+                let before = captured.len();
+                self.remove_chain(n, captured);
+                self.prisoners[color.index()] += (captured.len() - before) as u32;
+            }
+        }
+    }
+
     /// Adds a stone and merges it with friendly neighbours; enemy chains
-    /// lose the liberty but are not captured here.
+    /// lose the liberty but are not captured here. Returns whether an
+    /// enemy chain was left with no liberty (to capture): most moves leave
+    /// none, and the caller need not look at the neighbours again.
     #[inline(always)]
-    fn put(&mut self, color: Color, p: Pt) {
+    fn put(&mut self, color: Color, p: Pt) -> bool {
         let pi = p as usize;
         let own = Cell::of(color);
         self.spots[pi] = Spot { cell: own, head: p, next: p, libs: 0, stones: 1 };
         self.hash ^= KEYS.stones[pi][color.index()];
         let mut empties = 0;
+        let mut kills = false;
         for n in self.neighbors(p) {
             let spot = self.spots[n as usize];
             match spot.cell {
@@ -309,15 +319,21 @@ impl Board {
                 c => {
                     // A merge below may have moved this chain's head: read it again.
                     let h = self.spots[n as usize].head;
-                    self.spots[h as usize].libs -= 1;
+                    // Every chain next to `p` counted it as a liberty:
+                    // at least one is left to take.
+                    let libs = &mut self.spots[h as usize].libs;
+                    *libs -= 1;
                     if c == own {
                         self.merge(self.spots[pi].head, h);
+                    } else if *libs == 0 {
+                        kills = true;
                     }
                 }
             }
         }
         let h = self.spots[pi].head as usize;
         self.spots[h].libs += empties;
+        kills
     }
 
     /// Joins two chains (given by their heads), relabelling the smaller.
@@ -381,19 +397,19 @@ impl Board {
 
     /// Recomputes every chain from the stones (after setup). O(board).
     pub fn rebuild_chains(&mut self) {
-        let cells: Vec<Cell> = self.spots.iter().map(|s| s.cell).collect();
-        let hash = self.hash;
-        for s in self.spots.iter_mut() {
-            if s.cell != Cell::Border {
-                s.cell = Cell::Empty;
+        // A set-up position holds few stones (a handicap, a problem): list
+        // them, rather than copy every cell, then lift and replay them.
+        let mut stones: Vec<(Pt, Color)> = Vec::new();
+        for (p, spot) in self.spots.iter_mut().enumerate() {
+            if let Some(color) = spot.cell.color() {
+                stones.push((p as Pt, color));
+                spot.cell = Cell::Empty;
             }
         }
-        // Index order is row by row, as `points()` gives them; border cells
-        // hold no stone.
-        for (p, cell) in cells.iter().enumerate() {
-            if let Some(color) = cell.color() {
-                self.put(color, p as Pt);
-            }
+        let hash = self.hash;
+        // Index order is row by row, as `points()` gives them.
+        for (p, color) in stones {
+            self.put(color, p);
         }
         self.hash = hash;
     }
@@ -401,8 +417,13 @@ impl Board {
     /// Chains with no liberty (possible only after setup), one point each,
     /// row by row.
     pub fn dead_chains(&self) -> Vec<Pt> {
-        let dead = |p: usize, s: &Spot| s.cell.color().is_some() && s.head as usize == p && s.libs == 0;
-        self.spots.iter().enumerate().filter(|&(p, s)| dead(p, s)).map(|(p, _)| p as Pt).collect()
+        let mut dead = Vec::new();
+        for (p, s) in self.spots.iter().enumerate() {
+            if matches!(s.cell, Cell::Black | Cell::White) && s.libs == 0 && s.head as usize == p {
+                dead.push(p as Pt);
+            }
+        }
+        dead
     }
 
     /// A position from a diagram, one string a row from the top: `X`
