@@ -194,6 +194,24 @@ impl GameTree {
         self.plain_moves.get(i / 64).is_some_and(|word| word >> (i % 64) & 1 != 0)
     }
 
+    /// The nodes not marked as plain moves (see
+    /// [`GameTree::is_marked_plain_move`]), in preorder: those a check of
+    /// every node's properties has to look at. Reads the marks 64 nodes at
+    /// a time.
+    pub fn nodes_not_marked_plain_moves(&self) -> impl Iterator<Item = Node<'_>> + '_ {
+        let n = self.nodes.len();
+        (0..n.div_ceil(64)).flat_map(move |w| {
+            let marks = self.plain_moves.get(w).copied().unwrap_or(0);
+            let in_tree = if (w + 1) * 64 <= n { u64::MAX } else { (1 << (n % 64)) - 1 };
+            let mut left = !marks & in_tree;
+            std::iter::from_fn(move || {
+                let bit = (left != 0).then(|| left.trailing_zeros())?;
+                left &= left - 1;
+                Some(Node { tree: self, id: (w * 64) as u32 + bit })
+            })
+        })
+    }
+
     /// The main line: the root and then always the first child.
     pub fn main_line(&self) -> impl Iterator<Item = Node<'_>> + '_ {
         std::iter::successors(Some(self.root()), |n| n.children().next())
@@ -870,5 +888,40 @@ mod tests {
         assert_eq!(root, [("AB", "AddBlack", 0), ("C", "C", 0), ("AW", "AddWhite", 2)]);
         assert_eq!(t.node(NodeId(1)).properties().len(), 0);
         assert_eq!(t.node(NodeId(2)).get_value("B"), Some("cc"));
+    }
+
+    /// The parser marks exactly the lone `B`/`W` nodes on a point in two
+    /// lower-case letters; the unmarked ones come out in preorder, across
+    /// several 64-node words.
+    #[test]
+    fn plain_move_marks() {
+        let mut sgf = String::from("(;SZ[19]");
+        let mut expected = vec![0];
+        for i in 1..=150u32 {
+            let node = match i % 7 {
+                0 => ";B[tt]",
+                1 => ";W[pd]C[x]",
+                2 => ";B[]",
+                3 => ";AB[dd]",
+                _ => ";W[dp]",
+            };
+            // `tt` is two lower-case letters too: marked (a pass is the
+            // replay's business).
+            if (1..4).contains(&(i % 7)) {
+                expected.push(i);
+            }
+            sgf.push_str(node);
+        }
+        sgf.push_str("(;B[aa])(;B[Ab]))");
+        expected.push(152);
+        let parsed = crate::sgf::parse_str(&sgf);
+        let tree = &parsed.collection.games[0];
+        let unmarked: Vec<u32> = tree.nodes_not_marked_plain_moves().map(|n| n.id().0).collect();
+        assert_eq!(unmarked, expected);
+        for node in tree.nodes() {
+            assert_eq!(tree.is_marked_plain_move(node.id()), !expected.contains(&node.id().0));
+        }
+        // Built in memory: nothing is marked, every node is looked at.
+        assert_eq!(small().nodes_not_marked_plain_moves().count(), small().len());
     }
 }

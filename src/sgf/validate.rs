@@ -40,7 +40,7 @@ pub fn check_properties(game: &GameTree) -> Vec<Diagnostic> {
     // Most nodes of a game are one move on a point, `;B[pd]`: no
     // duplicate, no mix, no point group, nothing to check. The parser
     // marked those it read; any other is looked at (and found clean).
-    for node in game.nodes().filter(|n| !game.is_marked_plain_move(n.id())) {
+    for node in game.nodes_not_marked_plain_moves() {
         checker.node(node);
     }
     checker.out
