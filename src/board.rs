@@ -310,25 +310,22 @@ impl Board {
         self.hash ^= KEYS.stones[pi][color.index()];
         let mut empties = 0;
         let mut kills = false;
+        let enemy = Cell::of(color.opponent());
         for n in self.neighbors(p) {
             let spot = self.spots[n as usize];
-            match spot.cell {
-                // Counted below, once the chain is merged and its head known.
-                Cell::Empty => empties += 1,
-                Cell::Border => {}
-                c => {
-                    // A merge below may have moved this chain's head: read it again.
-                    let h = self.spots[n as usize].head;
-                    // Every chain next to `p` counted it as a liberty:
-                    // at least one is left to take.
-                    let libs = &mut self.spots[h as usize].libs;
-                    *libs -= 1;
-                    if c == own {
-                        self.merge(self.spots[pi].head, h);
-                    } else if *libs == 0 {
-                        kills = true;
-                    }
-                }
+            // Counted below, once the chain is merged and its head known.
+            empties += (spot.cell == Cell::Empty) as u16;
+            // A stone's chain loses the liberty `p` was (each chain next to
+            // `p` counted it: one at least is left to take). No branch on
+            // the cell, whose value is as good as random move to move: for
+            // an empty or border point `head` is stale or 0, still a point
+            // of the board, and nothing is taken from it.
+            let stone = matches!(spot.cell, Cell::Black | Cell::White);
+            let libs = &mut self.spots[spot.head as usize].libs;
+            *libs -= stone as u16;
+            kills |= spot.cell == enemy && *libs == 0;
+            if spot.cell == own {
+                self.merge(self.spots[pi].head, spot.head);
             }
         }
         let h = self.spots[pi].head as usize;
