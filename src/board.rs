@@ -119,21 +119,34 @@ pub struct Placed {
     pub suicided: usize,
 }
 
+/// Everything the board keeps about one point, side by side: a move
+/// reads a point's cell and its chain links together, so one record (one
+/// bounds check, one cache line) serves what four arrays did.
+#[derive(Clone, Copy)]
+struct Spot {
+    cell: Cell,
+    /// For a stone: the chain's head point. Chain data lives at the head.
+    head: Pt,
+    /// For a stone: the next stone of its chain (circular).
+    next: Pt,
+    /// At a head: pseudo-liberties of the chain.
+    libs: u16,
+    /// At a head: stones in the chain.
+    stones: u16,
+}
+
+impl Spot {
+    const BORDER: Spot = Spot { cell: Cell::Border, head: 0, next: 0, libs: 0, stones: 0 };
+    const EMPTY: Spot = Spot { cell: Cell::Empty, ..Spot::BORDER };
+}
+
 /// A board position with its chains.
 #[derive(Clone)]
 pub struct Board {
     width: usize,
     height: usize,
     stride: usize,
-    cells: Vec<Cell>,
-    /// For a stone: the chain's head point. Chain data lives at the head.
-    head: Vec<Pt>,
-    /// For a stone: the next stone of its chain (circular).
-    next: Vec<Pt>,
-    /// At a head: pseudo-liberties of the chain.
-    libs: Vec<u16>,
-    /// At a head: stones in the chain.
-    stones: Vec<u16>,
+    spots: Vec<Spot>,
     hash: u64,
     /// Stones each colour has captured (prisoners held by Black, White).
     prisoners: [u32; 2],
@@ -147,11 +160,11 @@ impl Board {
         }
         let stride = width + 2;
         let n = stride * (height + 2);
-        let mut cells = vec![Cell::Border; n];
-        for row in cells.chunks_exact_mut(stride).skip(1).take(height) {
-            row[1..=width].fill(Cell::Empty);
+        let mut spots = vec![Spot::BORDER; n];
+        for row in spots.chunks_exact_mut(stride).skip(1).take(height) {
+            row[1..=width].fill(Spot::EMPTY);
         }
-        Some(Board { width, height, stride, cells, head: vec![0; n], next: vec![0; n], libs: vec![0; n], stones: vec![0; n], hash: 0, prisoners: [0; 2] })
+        Some(Board { width, height, stride, spots, hash: 0, prisoners: [0; 2] })
     }
 
     pub fn width(&self) -> usize {
@@ -175,7 +188,13 @@ impl Board {
     }
 
     pub fn cell(&self, p: Pt) -> Cell {
-        self.cells[p as usize]
+        self.spots[p as usize].cell
+    }
+
+    /// The chain data of the stone at `p`: the record at its head.
+    #[inline(always)]
+    fn head_of(&self, p: Pt) -> &Spot {
+        &self.spots[self.spots[p as usize].head as usize]
     }
 
     /// All on-board points, row by row.
@@ -209,19 +228,19 @@ impl Board {
 
     /// Number of stones in the chain at `p` (0 for an empty point).
     pub fn chain_len(&self, p: Pt) -> usize {
-        if self.cells[p as usize].color().is_none() { 0 } else { self.stones[self.head[p as usize] as usize] as usize }
+        if self.cell(p).color().is_none() { 0 } else { self.head_of(p).stones as usize }
     }
 
     /// The stones of the chain at `p`.
     pub fn chain(&self, p: Pt) -> Vec<Pt> {
-        if self.cells[p as usize].color().is_none() {
+        if self.cell(p).color().is_none() {
             return Vec::new();
         }
         let mut out = vec![p];
-        let mut q = self.next[p as usize];
+        let mut q = self.spots[p as usize].next;
         while q != p {
             out.push(q);
-            q = self.next[q as usize];
+            q = self.spots[q as usize].next;
         }
         out
     }
@@ -231,7 +250,7 @@ impl Board {
         let mut libs: Vec<Pt> = Vec::new();
         for s in self.chain(p) {
             for n in self.neighbors(s) {
-                if self.cells[n as usize] == Cell::Empty && !libs.contains(&n) {
+                if self.cell(n) == Cell::Empty && !libs.contains(&n) {
                     libs.push(n);
                 }
             }
@@ -253,17 +272,11 @@ impl Board {
     /// reuses, so a capture allocates nothing); returns the number of own
     /// stones removed by suicide.
     pub fn play_into(&mut self, color: Color, p: Pt, captured: &mut Vec<Pt>) -> usize {
-        debug_assert_eq!(self.cells[p as usize], Cell::Empty);
-        self.put(color, p);
-        let enemy = Cell::of(color.opponent());
-        for n in self.neighbors(p) {
-            if self.cells[n as usize] == enemy && self.libs[self.head[n as usize] as usize] == 0 {
-                let before = captured.len();
-                self.remove_chain(n, captured);
-                self.prisoners[color.index()] += (captured.len() - before) as u32;
-            }
+        debug_assert_eq!(self.cell(p), Cell::Empty);
+        if self.put(color, p) {
+            self.capture_around(color, p, captured);
         }
-        if self.libs[self.head[p as usize] as usize] != 0 {
+        if self.head_of(p).libs != 0 {
             return 0;
         }
         let mut own = Vec::new();
@@ -272,35 +285,52 @@ impl Board {
         own.len()
     }
 
-    /// Adds a stone and merges it with friendly neighbours; enemy chains
-    /// lose the liberty but are not captured here.
-    #[inline(always)]
-    fn put(&mut self, color: Color, p: Pt) {
-        let pi = p as usize;
-        let own = Cell::of(color);
-        self.cells[pi] = own;
-        self.hash ^= KEYS.stones[pi][color.index()];
-        self.head[pi] = p;
-        self.next[pi] = p;
-        self.stones[pi] = 1;
-        self.libs[pi] = 0;
-        let mut empties = 0;
+    /// Removes the enemy chains next to `p` left without liberty by the
+    /// stone just put there.
+    fn capture_around(&mut self, color: Color, p: Pt, captured: &mut Vec<Pt>) {
+        let enemy = Cell::of(color.opponent());
         for n in self.neighbors(p) {
-            match self.cells[n as usize] {
-                // Counted below, once the chain is merged and its head known.
-                Cell::Empty => empties += 1,
-                Cell::Border => {}
-                c => {
-                    let h = self.head[n as usize] as usize;
-                    self.libs[h] -= 1;
-                    if c == own {
-                        self.merge(self.head[pi], h as Pt);
-                    }
-                }
+            if self.cell(n) == enemy && self.head_of(n).libs == 0 {
+                let before = captured.len();
+                self.remove_chain(n, captured);
+                self.prisoners[color.index()] += (captured.len() - before) as u32;
             }
         }
-        let h = self.head[pi] as usize;
-        self.libs[h] += empties;
+    }
+
+    /// Adds a stone and merges it with friendly neighbours; enemy chains
+    /// lose the liberty but are not captured here. Returns whether an
+    /// enemy chain was left with no liberty (to capture): most moves leave
+    /// none, and the caller need not look at the neighbours again.
+    #[inline(always)]
+    fn put(&mut self, color: Color, p: Pt) -> bool {
+        let pi = p as usize;
+        let own = Cell::of(color);
+        self.spots[pi] = Spot { cell: own, head: p, next: p, libs: 0, stones: 1 };
+        self.hash ^= KEYS.stones[pi][color.index()];
+        let mut empties = 0;
+        let mut kills = false;
+        let enemy = Cell::of(color.opponent());
+        for n in self.neighbors(p) {
+            let spot = self.spots[n as usize];
+            // Counted below, once the chain is merged and its head known.
+            empties += (spot.cell == Cell::Empty) as u16;
+            // A stone's chain loses the liberty `p` was (each chain next to
+            // `p` counted it: one at least is left to take). No branch on
+            // the cell, whose value is as good as random move to move: for
+            // an empty or border point `head` is stale or 0, still a point
+            // of the board, and nothing is taken from it.
+            let stone = matches!(spot.cell, Cell::Black | Cell::White);
+            let libs = &mut self.spots[spot.head as usize].libs;
+            *libs -= stone as u16;
+            kills |= spot.cell == enemy && *libs == 0;
+            if spot.cell == own {
+                self.merge(self.spots[pi].head, spot.head);
+            }
+        }
+        let h = self.spots[pi].head as usize;
+        self.spots[h].libs += empties;
+        kills
     }
 
     /// Joins two chains (given by their heads), relabelling the smaller.
@@ -308,40 +338,42 @@ impl Board {
         if a == b {
             return;
         }
-        let (big, small) = if self.stones[a as usize] >= self.stones[b as usize] { (a, b) } else { (b, a) };
+        let (big, small) = if self.spots[a as usize].stones >= self.spots[b as usize].stones { (a, b) } else { (b, a) };
         let mut q = small;
         loop {
-            self.head[q as usize] = big;
-            q = self.next[q as usize];
+            let spot = &mut self.spots[q as usize];
+            spot.head = big;
+            q = spot.next;
             if q == small {
                 break;
             }
         }
-        self.next.swap(big as usize, small as usize);
-        self.stones[big as usize] += self.stones[small as usize];
-        self.libs[big as usize] += self.libs[small as usize];
+        let (b, s) = (self.spots[big as usize], self.spots[small as usize]);
+        self.spots[big as usize] = Spot { next: s.next, libs: b.libs + s.libs, stones: b.stones + s.stones, ..b };
+        self.spots[small as usize].next = b.next;
     }
 
     /// Removes the chain at `p`, appending its points to `out`, and gives
     /// back the liberties its stones took from the chains around it.
     fn remove_chain(&mut self, p: Pt, out: &mut Vec<Pt>) {
         let start = out.len();
-        let color = self.cells[p as usize].color().expect("a stone");
+        let color = self.cell(p).color().expect("a stone");
         let mut q = p;
         loop {
-            self.cells[q as usize] = Cell::Empty;
+            let spot = &mut self.spots[q as usize];
+            spot.cell = Cell::Empty;
             self.hash ^= KEYS.stones[q as usize][color.index()];
             out.push(q);
-            q = self.next[q as usize];
+            q = spot.next;
             if q == p {
                 break;
             }
         }
         for i in start..out.len() {
             for n in self.neighbors(out[i]) {
-                if self.cells[n as usize].color().is_some() {
-                    let h = self.head[n as usize] as usize;
-                    self.libs[h] += 1;
+                let spot = self.spots[n as usize];
+                if spot.cell.color().is_some() {
+                    self.spots[spot.head as usize].libs += 1;
                 }
             }
         }
@@ -351,30 +383,30 @@ impl Board {
     /// [`Board::rebuild_chains`] after a batch of setups.
     pub fn set(&mut self, p: Pt, cell: Cell) {
         let pi = p as usize;
-        if let Some(old) = self.cells[pi].color() {
+        if let Some(old) = self.spots[pi].cell.color() {
             self.hash ^= KEYS.stones[pi][old.index()];
         }
         if let Some(new) = cell.color() {
             self.hash ^= KEYS.stones[pi][new.index()];
         }
-        self.cells[pi] = cell;
+        self.spots[pi].cell = cell;
     }
 
     /// Recomputes every chain from the stones (after setup). O(board).
     pub fn rebuild_chains(&mut self) {
-        let cells = self.cells.clone();
-        let hash = self.hash;
-        for c in self.cells.iter_mut() {
-            if *c != Cell::Border {
-                *c = Cell::Empty;
+        // A set-up position holds few stones (a handicap, a problem): list
+        // them, rather than copy every cell, then lift and replay them.
+        let mut stones: Vec<(Pt, Color)> = Vec::new();
+        for (p, spot) in self.spots.iter_mut().enumerate() {
+            if let Some(color) = spot.cell.color() {
+                stones.push((p as Pt, color));
+                spot.cell = Cell::Empty;
             }
         }
-        // Index order is row by row, as `points()` gives them; border cells
-        // hold no stone.
-        for (p, cell) in cells.iter().enumerate() {
-            if let Some(color) = cell.color() {
-                self.put(color, p as Pt);
-            }
+        let hash = self.hash;
+        // Index order is row by row, as `points()` gives them.
+        for (p, color) in stones {
+            self.put(color, p);
         }
         self.hash = hash;
     }
@@ -382,8 +414,13 @@ impl Board {
     /// Chains with no liberty (possible only after setup), one point each,
     /// row by row.
     pub fn dead_chains(&self) -> Vec<Pt> {
-        let dead = |p: usize| self.cells[p].color().is_some() && self.head[p] as usize == p && self.libs[p] == 0;
-        (0..self.cells.len()).filter(|&p| dead(p)).map(|p| p as Pt).collect()
+        let mut dead = Vec::new();
+        for (p, s) in self.spots.iter().enumerate() {
+            if matches!(s.cell, Cell::Black | Cell::White) && s.libs == 0 && s.head as usize == p {
+                dead.push(p as Pt);
+            }
+        }
+        dead
     }
 
     /// A position from a diagram, one string a row from the top: `X`
@@ -412,7 +449,7 @@ impl Board {
 
     /// Pseudo-liberty count of the chain at `p` (zero iff no liberty).
     pub fn has_liberty(&self, p: Pt) -> bool {
-        self.libs[self.head[p as usize] as usize] > 0
+        self.head_of(p).libs > 0
     }
 }
 

@@ -210,6 +210,9 @@ struct Replayer {
     seen: Seen,
     /// Keys added to `seen`, in order, so a branch can take them back.
     history: Vec<u64>,
+    /// Whether a branch point is open: keys added while none is are never
+    /// taken back, so they are not kept in `history`.
+    in_branch: bool,
     /// Child index taken at each branch point on the current line.
     path: Vec<u32>,
     /// Stones captured by the move being played (kept to reuse its buffer).
@@ -227,7 +230,8 @@ impl Replayer {
             size,
             state: State { board, ko: None, last_mover: None, passes: 0, move_number: 0, repetition_reported: false },
             seen: Seen::with_capacity(positions),
-            history: Vec::with_capacity(positions),
+            history: Vec::new(),
+            in_branch: false,
             path: Vec::new(),
             captured: Vec::new(),
             diagnostics,
@@ -259,6 +263,7 @@ impl Replayer {
                             next_index: 1,
                         });
                         self.path.push(0);
+                        self.in_branch = true;
                         Some(first)
                     }
                 };
@@ -278,6 +283,7 @@ impl Replayer {
                 }
                 None => {
                     branches.pop();
+                    self.in_branch = !branches.is_empty();
                 }
             }
         }
@@ -522,7 +528,7 @@ impl Replayer {
         let key = self.key(color.opponent());
         let n = self.state.move_number;
         let Some(first) = self.seen.first_or_insert(key, n) else {
-            self.history.push(key);
+            self.keep_history(key);
             return;
         };
         self.repetition(color, pt, offset, value, first);
@@ -568,6 +574,14 @@ impl Replayer {
     /// Records the position `key` as reached now, unless it was before.
     fn remember(&mut self, key: u64) {
         if self.seen.first_or_insert(key, self.state.move_number).is_none() {
+            self.keep_history(key);
+        }
+    }
+
+    /// Notes that `key` was added to `seen`, when a branch may take it back.
+    #[inline]
+    fn keep_history(&mut self, key: u64) {
+        if self.in_branch {
             self.history.push(key);
         }
     }

@@ -15,7 +15,7 @@ use nom::bytes::complete::{take_while, take_while1};
 
 use std::sync::Arc;
 
-use super::tree::{Collection, GameTree, GameTreeBuilder, NodeId};
+use super::tree::{Collection, GameTree, GameTreeBuilder, NodeId, PropId};
 use crate::diag::{Code, Diagnostic};
 
 /// Limits on what one file may hold; `None` is unlimited.
@@ -317,8 +317,8 @@ impl<'t> Parser<'t> {
             };
             self.nodes_total += 1;
             // The commonest node of all, `;B[pd]` alone, in one step.
-            if let Some((open, close, mut next)) = lone_property_node(s, at) {
-                b.add_plain_node(parent, at, at + 1..open, open + 1..close);
+            if let Some(Lone { code, open, close, after: mut next, plain_move }) = lone_property_node(s, at) {
+                b.add_plain_node(parent, at, at + 1..open, code, open + 1..close, plain_move);
                 // Most often the next node is another one: it hangs from this.
                 let budget;
                 (next, budget) = plain_chain(b, s, next, self.node_budget - self.nodes_total);
@@ -349,7 +349,7 @@ impl<'t> Parser<'t> {
                     pos = id_start;
                     break;
                 };
-                b.add_property_in_source(id_start..open, id_start as u32);
+                b.add_upper_property_in_source(id_start..open, PropId::of_upper(&s[id_start..open]), id_start as u32);
                 b.add_value_in_source(open + 1..close, open as u32);
                 pos = skip_space(s, close + 1);
                 match s.get(pos) {
@@ -432,7 +432,7 @@ impl<'t> Parser<'t> {
                     end += 1;
                 }
                 if end < s.len() && s[end] == b'[' {
-                    b.add_property_in_source(at..end, at as u32);
+                    b.add_upper_property_in_source(at..end, PropId::of_upper(&s[at..end]), at as u32);
                     self.pos = end;
                     self.values(b);
                 } else {
@@ -639,8 +639,8 @@ fn skip_space(s: &[u8], mut pos: usize) -> usize {
 #[inline(never)]
 fn plain_chain(b: &mut GameTreeBuilder, s: &[u8], mut next: usize, mut budget: usize) -> (usize, usize) {
     while budget > 0 && next < s.len() && s[next] == b';' {
-        let Some((open, close, after)) = lone_property_node(s, next) else { break };
-        b.add_plain_child(next, next + 1..open, open + 1..close);
+        let Some(Lone { code, open, close, after, plain_move }) = lone_property_node(s, next) else { break };
+        b.add_plain_child(next, next + 1..open, code, open + 1..close, plain_move);
         budget -= 1;
         next = after;
     }
@@ -650,10 +650,9 @@ fn plain_chain(b: &mut GameTreeBuilder, s: &[u8], mut next: usize, mut budget: u
 /// Whether the node whose `;` is at `at` is a single property with a single
 /// plain value, `;B[pd]`, with a one- or two-letter upper-case identifier
 /// right after the `;` and nothing but white space after its `]` up to the
-/// next `;`, `(` or `)` (or the end of the text). Returns the positions of
-/// its `[` and `]` and of what follows.
+/// next `;`, `(` or `)` (or the end of the text).
 #[inline(always)]
-fn lone_property_node(s: &[u8], at: usize) -> Option<(usize, usize, usize)> {
+fn lone_property_node(s: &[u8], at: usize) -> Option<Lone> {
     // The commonest of all, `;B[pd]` then `;` or a line feed and `;`, in
     // one look at eight bytes.
     if let Some(w) = s.get(at..at + 8) {
@@ -662,11 +661,13 @@ fn lone_property_node(s: &[u8], at: usize) -> Option<(usize, usize, usize)> {
         const SHAPE: u64 = (b']' as u64) << 40 | (b'[' as u64) << 16 | b';' as u64;
         let byte = |i: u32| (w >> (8 * i)) as u8;
         if w & FIXED == SHAPE && byte(1).is_ascii_uppercase() && !VALUE_STOP[byte(3) as usize] && !VALUE_STOP[byte(4) as usize] {
+            let code = PropId::of_upper(&[byte(1)]);
+            let plain_move = is_plain_move(code, byte(3), byte(4));
             if byte(6) == b'\n' && byte(7) == b';' {
-                return Some((at + 2, at + 5, at + 7));
+                return Some(Lone { code, open: at + 2, close: at + 5, after: at + 7, plain_move });
             }
             if byte(6) == b';' {
-                return Some((at + 2, at + 5, at + 6));
+                return Some(Lone { code, open: at + 2, close: at + 5, after: at + 6, plain_move });
             }
         }
     }
@@ -674,23 +675,44 @@ fn lone_property_node(s: &[u8], at: usize) -> Option<(usize, usize, usize)> {
     if !head[0].is_ascii_uppercase() {
         return None;
     }
-    let open = if head[1] == b'[' {
-        at + 2
+    let (code, open) = if head[1] == b'[' {
+        (PropId::of_upper(&head[..1]), at + 2)
     } else if head[1].is_ascii_uppercase() && head[2] == b'[' {
-        at + 3
+        (PropId::of_upper(&head[..2]), at + 3)
     } else {
         return None;
     };
     // Moves, `[pd]`, first.
-    let close = match s.get(open + 1..open + 4) {
-        Some(&[x, y, b']']) if !VALUE_STOP[x as usize] && !VALUE_STOP[y as usize] => open + 3,
-        _ => plain_value_end(s, open + 1)?,
+    let (close, plain_move) = match s.get(open + 1..open + 4) {
+        Some(&[x, y, b']']) if !VALUE_STOP[x as usize] && !VALUE_STOP[y as usize] => (open + 3, is_plain_move(code, x, y)),
+        _ => (plain_value_end(s, open + 1)?, false),
     };
-    let next = skip_space(s, close + 1);
-    match s.get(next) {
-        None | Some(b';' | b'(' | b')') => Some((open, close, next)),
+    let after = skip_space(s, close + 1);
+    match s.get(after) {
+        None | Some(b';' | b'(' | b')') => Some(Lone { code, open, close, after, plain_move }),
         Some(_) => None,
     }
+}
+
+/// A node holding a single property with a single plain value, as
+/// [`lone_property_node`] finds it.
+struct Lone {
+    /// The identifier's number, from the letters in hand (the tree need
+    /// not read them again).
+    code: PropId,
+    /// Where its `[` and `]` are, and what follows (after white space).
+    open: usize,
+    close: usize,
+    after: usize,
+    /// Whether it is one move on a point, `B[pd]` (see
+    /// [`GameTree::is_marked_plain_move`]), told from the bytes in hand.
+    plain_move: bool,
+}
+
+/// `B` or `W` with a value of two lower-case letters.
+#[inline(always)]
+fn is_plain_move(code: PropId, x: u8, y: u8) -> bool {
+    matches!(code, PropId::B | PropId::W) && x.is_ascii_lowercase() && y.is_ascii_lowercase()
 }
 
 /// A short, quoted, one-line excerpt of skipped text for a message.

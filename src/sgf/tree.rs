@@ -106,6 +106,18 @@ impl PropId {
         PropId::of_bytes(id.as_bytes())
     }
 
+    /// The number of an identifier the parser has already read as
+    /// upper-case letters: only its length is left to look at.
+    #[inline(always)]
+    pub(crate) fn of_upper(id: &[u8]) -> PropId {
+        debug_assert!(id.iter().all(u8::is_ascii_uppercase));
+        match *id {
+            [a] => PropId(a as u16),
+            [a, b] => PropId((a as u16) << 8 | b as u16),
+            _ => PropId::OTHER,
+        }
+    }
+
     const fn of_bytes(id: &[u8]) -> PropId {
         match *id {
             [a] if a.is_ascii_uppercase() => PropId(a as u16),
@@ -140,6 +152,9 @@ pub struct GameTree {
     /// properties whose written identifier differs from the normalised one
     /// (`AddBlack` for `AB`).
     written_ids: Vec<(u32, Span)>,
+    /// One bit per node (by id): set for the nodes the parser read as one
+    /// move on a point, `;B[pd]` (see [`GameTree::is_marked_plain_move`]).
+    plain_moves: Vec<u64>,
     offset: u32,
 }
 
@@ -165,6 +180,36 @@ impl GameTree {
     /// All nodes in preorder (file order).
     pub fn nodes(&self) -> impl ExactSizeIterator<Item = Node<'_>> + '_ {
         (0..self.nodes.len() as u32).map(move |id| Node { tree: self, id })
+    }
+
+    /// Whether node `id` was read by the parser as a plain move: one
+    /// property, `B` or `W`, with one value of two lower-case letters
+    /// (`;B[pd]`, most nodes of a game). Checks with nothing to say about
+    /// such a node skip it at the cost of one bit, without reading its
+    /// property and value records. Only the parser marks nodes: `false`
+    /// says nothing about the node.
+    #[inline]
+    pub fn is_marked_plain_move(&self, id: NodeId) -> bool {
+        let i = id.0 as usize;
+        self.plain_moves.get(i / 64).is_some_and(|word| word >> (i % 64) & 1 != 0)
+    }
+
+    /// The nodes not marked as plain moves (see
+    /// [`GameTree::is_marked_plain_move`]), in preorder: those a check of
+    /// every node's properties has to look at. Reads the marks 64 nodes at
+    /// a time.
+    pub fn nodes_not_marked_plain_moves(&self) -> impl Iterator<Item = Node<'_>> + '_ {
+        let n = self.nodes.len();
+        (0..n.div_ceil(64)).flat_map(move |w| {
+            let marks = self.plain_moves.get(w).copied().unwrap_or(0);
+            let in_tree = if (w + 1) * 64 <= n { u64::MAX } else { (1 << (n % 64)) - 1 };
+            let mut left = !marks & in_tree;
+            std::iter::from_fn(move || {
+                let bit = (left != 0).then(|| left.trailing_zeros())?;
+                left &= left - 1;
+                Some(Node { tree: self, id: (w * 64) as u32 + bit })
+            })
+        })
     }
 
     /// The main line: the root and then always the first child.
@@ -201,6 +246,13 @@ impl GameTree {
     #[inline(always)]
     fn str(&self, span: Span) -> &str {
         if span.start & IN_SOURCE != 0 { &self.source[span.range()] } else { &self.text[span.range()] }
+    }
+
+    /// [`GameTree::str`] as bytes: no UTF-8 boundary checks.
+    #[inline(always)]
+    fn bytes(&self, span: Span) -> &[u8] {
+        let base = if span.start & IN_SOURCE != 0 { self.source.as_bytes() } else { self.text.as_bytes() };
+        &base[span.range()]
     }
 }
 
@@ -399,9 +451,7 @@ impl<'a> Value<'a> {
     /// (no UTF-8 boundary checks, which [`Value::text`] makes).
     #[inline]
     pub fn bytes(&self) -> &'a [u8] {
-        let span = self.data().text;
-        let base = if span.start & IN_SOURCE != 0 { self.tree.source.as_bytes() } else { self.tree.text.as_bytes() };
-        &base[span.range()]
+        self.tree.bytes(self.data().text)
     }
 
     /// Byte offset of the value's `[` in the decoded text.
@@ -559,21 +609,34 @@ impl GameTreeBuilder {
     /// source (the parser's `;B[pd]`): `add_node`, `add_property_in_source`
     /// and `add_value_in_source` in one step. The value's offset is that of
     /// the `[` before it.
+    ///
+    /// `code` is the identifier's number, which the parser knows from the
+    /// letters it has just read.
     #[inline(always)]
-    pub(crate) fn add_plain_node(&mut self, parent: Option<NodeId>, offset: usize, id: Range<usize>, value: Range<usize>) -> NodeId {
+    pub(crate) fn add_plain_node(
+        &mut self,
+        parent: Option<NodeId>,
+        offset: usize,
+        id: Range<usize>,
+        code: PropId,
+        value: Range<usize>,
+        plain_move: bool,
+    ) -> NodeId {
+        debug_assert_eq!(code, PropId::of_bytes(&self.tree.source.as_bytes()[id.clone()]));
         let node = self.add_node(parent, offset as u32);
         let t = &mut self.tree;
         let values = t.values.len() as u32;
-        let code = PropId::of_bytes(&t.source.as_bytes()[id.clone()]);
         t.props.push(PropData { id: source_span(id.clone()), values, offset: id.start as u32, code });
         t.values.push(ValueData { text: source_span(value.clone()), offset: value.start as u32 - 1 });
+        self.mark_plain_move(node.0, plain_move);
         node
     }
 
     /// [`GameTreeBuilder::add_plain_node`] for a node whose parent is the
     /// node added last (the next move of a sequence).
     #[inline(always)]
-    pub(crate) fn add_plain_child(&mut self, offset: usize, id: Range<usize>, value: Range<usize>) -> NodeId {
+    pub(crate) fn add_plain_child(&mut self, offset: usize, id: Range<usize>, code: PropId, value: Range<usize>, plain_move: bool) -> NodeId {
+        debug_assert_eq!(code, PropId::of_bytes(&self.tree.source.as_bytes()[id.clone()]));
         let t = &mut self.tree;
         let node = t.nodes.len() as u32;
         if let Some(parent) = t.nodes.last_mut() {
@@ -583,10 +646,29 @@ impl GameTreeBuilder {
         let props = t.props.len() as u32;
         let values = t.values.len() as u32;
         t.nodes.push(NodeData { props, parent: node.wrapping_sub(1), first_child: NONE, next_sibling: NONE, offset: offset as u32 });
-        let code = PropId::of_bytes(&t.source.as_bytes()[id.clone()]);
         t.props.push(PropData { id: source_span(id.clone()), values, offset: id.start as u32, code });
         t.values.push(ValueData { text: source_span(value.clone()), offset: value.start as u32 - 1 });
+        self.mark_plain_move(node, plain_move);
         NodeId(node)
+    }
+
+    /// Marks `node`, just added, as a plain move when `plain_move` (see
+    /// [`GameTree::is_marked_plain_move`]): the parser has just read its
+    /// bytes and tells.
+    #[inline(always)]
+    fn mark_plain_move(&mut self, node: u32, plain_move: bool) {
+        let word = node as usize / 64;
+        match self.tree.plain_moves.get_mut(word) {
+            Some(bits) => *bits |= (plain_move as u64) << (node % 64),
+            None => self.grow_marks(node, plain_move),
+        }
+    }
+
+    #[cold]
+    fn grow_marks(&mut self, node: u32, plain_move: bool) {
+        let marks = &mut self.tree.plain_moves;
+        marks.resize(node as usize / 64 + 1, 0);
+        marks[node as usize / 64] |= (plain_move as u64) << (node % 64);
     }
 
     /// Adds a property to the node added last. `written` is the identifier
@@ -607,12 +689,25 @@ impl GameTreeBuilder {
         self.push_property(source_span(range), offset);
     }
 
+    /// [`GameTreeBuilder::add_property_in_source`] for an identifier the
+    /// parser has read as upper-case letters, with its number.
+    #[inline]
+    pub(crate) fn add_upper_property_in_source(&mut self, range: Range<usize>, code: PropId, offset: u32) {
+        debug_assert_eq!(code, PropId::of_bytes(&self.tree.source.as_bytes()[range.clone()]));
+        self.push_coded_property(source_span(range), code, offset);
+    }
+
     #[inline]
     fn push_property(&mut self, id: Span, offset: u32) {
+        let code = PropId::new(self.tree.str(id));
+        self.push_coded_property(id, code, offset);
+    }
+
+    #[inline]
+    fn push_coded_property(&mut self, id: Span, code: PropId, offset: u32) {
         let t = &mut self.tree;
         assert!(!t.nodes.is_empty(), "add_node before add_property");
         let values = t.values.len() as u32;
-        let code = PropId::new(t.str(id));
         t.props.push(PropData { id, values, offset, code });
     }
 
@@ -793,5 +888,40 @@ mod tests {
         assert_eq!(root, [("AB", "AddBlack", 0), ("C", "C", 0), ("AW", "AddWhite", 2)]);
         assert_eq!(t.node(NodeId(1)).properties().len(), 0);
         assert_eq!(t.node(NodeId(2)).get_value("B"), Some("cc"));
+    }
+
+    /// The parser marks exactly the lone `B`/`W` nodes on a point in two
+    /// lower-case letters; the unmarked ones come out in preorder, across
+    /// several 64-node words.
+    #[test]
+    fn plain_move_marks() {
+        let mut sgf = String::from("(;SZ[19]");
+        let mut expected = vec![0];
+        for i in 1..=150u32 {
+            let node = match i % 7 {
+                0 => ";B[tt]",
+                1 => ";W[pd]C[x]",
+                2 => ";B[]",
+                3 => ";AB[dd]",
+                _ => ";W[dp]",
+            };
+            // `tt` is two lower-case letters too: marked (a pass is the
+            // replay's business).
+            if (1..4).contains(&(i % 7)) {
+                expected.push(i);
+            }
+            sgf.push_str(node);
+        }
+        sgf.push_str("(;B[aa])(;B[Ab]))");
+        expected.push(152);
+        let parsed = crate::sgf::parse_str(&sgf);
+        let tree = &parsed.collection.games[0];
+        let unmarked: Vec<u32> = tree.nodes_not_marked_plain_moves().map(|n| n.id().0).collect();
+        assert_eq!(unmarked, expected);
+        for node in tree.nodes() {
+            assert_eq!(tree.is_marked_plain_move(node.id()), !expected.contains(&node.id().0));
+        }
+        // Built in memory: nothing is marked, every node is looked at.
+        assert_eq!(small().nodes_not_marked_plain_moves().count(), small().len());
     }
 }

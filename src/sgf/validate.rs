@@ -37,13 +37,10 @@ pub fn check_properties(game: &GameTree) -> Vec<Diagnostic> {
         old_format: ff.filter(|&n| n < 4),
         sets: [PointSet::new(), PointSet::new(), PointSet::new()],
     };
-    for node in game.nodes() {
-        // Most nodes of a game are one move on a point, `;B[pd]`: no
-        // duplicate, no mix, no point group, nothing to check.
-        let mut props = node.properties();
-        if props.len() == 1 && props.next().is_some_and(is_plain_move) {
-            continue;
-        }
+    // Most nodes of a game are one move on a point, `;B[pd]`: no
+    // duplicate, no mix, no point group, nothing to check. The parser
+    // marked those it read; any other is looked at (and found clean).
+    for node in game.nodes_not_marked_plain_moves() {
         checker.node(node);
     }
     checker.out
