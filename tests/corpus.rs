@@ -9,15 +9,7 @@ use std::path::{Path, PathBuf};
 use kifu::check::{CheckOptions, check_bytes};
 use kifu::diag::Code;
 
-fn corpus() -> Option<PathBuf> {
-    let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("../shared/corpus");
-    if dir.is_dir() {
-        Some(dir)
-    } else {
-        eprintln!("skipped: ../shared/corpus is absent (the corpus is not part of a user's clone)");
-        None
-    }
-}
+mod common;
 
 fn sgf_files(dir: &Path) -> Vec<PathBuf> {
     walkdir::WalkDir::new(dir)
@@ -82,7 +74,7 @@ fn count(t: &Tally, code: Code) -> usize {
 
 #[test]
 fn kgs_archive_is_read_whole() {
-    let Some(root) = corpus() else { return };
+    let Some(root) = common::corpus_dir("") else { return };
     let t = check_all(&sgf_files(&root.join("kgs")));
     eprintln!("kgs: {} files, {} games, {:?}", t.files, t.games, t.by_code);
     assert_eq!((t.files, t.games), (26_802, 26_802));
@@ -93,7 +85,7 @@ fn kgs_archive_is_read_whole() {
 
 #[test]
 fn fox_files_get_their_known_defects() {
-    let Some(root) = corpus() else { return };
+    let Some(root) = common::corpus_dir("") else { return };
     let t = check_all(&sgf_files(&root.join("fox-pro")));
     eprintln!("fox-pro: {} files, {} games, {:?}", t.files, t.games, t.by_code);
     assert_eq!(t.files, 10_349);
@@ -107,7 +99,7 @@ fn fox_files_get_their_known_defects() {
 
 #[test]
 fn ai_games_and_suites_parse() {
-    let Some(root) = corpus() else { return };
+    let Some(root) = common::corpus_dir("") else { return };
     let mut files = sgf_files(&root.join("ai-games"));
     files.extend(sgf_files(&root.join("suites")));
     let t = check_all(&files);

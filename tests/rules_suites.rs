@@ -20,6 +20,8 @@ use serde_json::Value;
 
 use Severity::{Error, Info, Warning};
 
+mod common;
+
 // ---------------------------------------------------------------------------
 // Helpers
 
@@ -97,17 +99,6 @@ fn other_codes(diagnostics: &[Diagnostic]) -> Vec<&'static str> {
 
 fn errors(diagnostics: &[Diagnostic]) -> Vec<&Diagnostic> {
     diagnostics.iter().filter(|d| d.severity == Error).collect()
-}
-
-/// `../shared/corpus/suites`, or `None` (said on stderr) when it is absent.
-fn suites() -> Option<PathBuf> {
-    let dir = manifest().join("../shared/corpus/suites");
-    if dir.is_dir() {
-        Some(dir)
-    } else {
-        eprintln!("rules_suites: SKIPPED: ../shared/corpus/suites is absent (the peer suites are not part of a user's clone)");
-        None
-    }
 }
 
 fn read(path: &Path) -> Vec<u8> {
@@ -414,7 +405,7 @@ fn cli_rule_flags_change_the_verdict() {
 // (expectations from littlego/TESTING-excerpt-sgf-loading.txt)
 
 fn littlego(name: &str) -> Option<Vec<u8>> {
-    Some(read(&suites()?.join("littlego/sgf").join(name)))
+    Some(read(&common::corpus_dir("suites")?.join("littlego/sgf").join(name)))
 }
 
 #[test]
@@ -494,7 +485,7 @@ fn littlego_situational_superko() {
 /// four-pass rule, but refuses 5-passes).
 #[test]
 fn littlego_passes() {
-    let Some(dir) = suites() else { return };
+    let Some(dir) = common::corpus_dir("suites") else { return };
     let after_end = |n: u32, severity| mv("move-after-end", severity, n, if n % 2 == 1 { "B" } else { "W" }, "");
     // (file, ended, move-after-end under the default rules, under AGA)
     let cases: [(&str, bool, Vec<u32>, Vec<u32>); 4] = [
@@ -523,7 +514,7 @@ fn littlego_passes() {
 /// errors; see each comment.
 #[test]
 fn littlego_other_illegal_files() {
-    let Some(dir) = suites() else { return };
+    let Some(dir) = common::corpus_dir("suites") else { return };
     let check_file = |name: &str| check(&read(&dir.join("littlego/sgf").join(name)), from_game());
     let no_problem = |d: &[Diagnostic]| d.iter().all(|d| d.code == Code::UnknownRules);
 
@@ -679,7 +670,7 @@ fn position_plus_move(bytes: &[u8], before_move: Option<u32>, color: &str, verte
 /// under simple ko a repetition is only a `repeated-position` warning.
 #[test]
 fn fuego_repetition_tst() {
-    let Some(dir) = suites() else { return };
+    let Some(dir) = common::corpus_dir("suites") else { return };
     let regression = dir.join("fuego/regression");
     let checks = parse_tst(&std::fs::read_to_string(regression.join("repetition.tst")).unwrap());
     assert_eq!(checks.len(), 15);
@@ -748,7 +739,7 @@ fn fuego_tst_reader_and_vertices() {
 /// Chinese rules kifu reports nothing at all.
 #[test]
 fn gnugo_seki_exotics_are_positions_without_cycles() {
-    let Some(dir) = suites() else { return };
+    let Some(dir) = common::corpus_dir("suites") else { return };
     let dir = dir.join("gnugo/regression/games/seki_exotics");
     let mut files: Vec<PathBuf> = std::fs::read_dir(&dir).unwrap().map(|e| e.unwrap().path()).filter(|p| p.extension().is_some_and(|e| e == "sgf")).collect();
     files.sort();
@@ -774,7 +765,7 @@ fn gnugo_seki_exotics_are_positions_without_cycles() {
 /// starting position again. No move retakes the ko just taken.
 #[test]
 fn gnugo_threeko1_played_round_the_cycle() {
-    let Some(dir) = suites() else { return };
+    let Some(dir) = common::corpus_dir("suites") else { return };
     let bytes = read(&dir.join("gnugo/regression/games/seki_exotics/threeko1.sgf"));
     let record = with_moves(&bytes, ";B[ag];W[ei];B[df];W[ah];B[fi];W[dg]");
     let d = check(&record, from_game());
@@ -794,7 +785,7 @@ fn gnugo_threeko1_played_round_the_cycle() {
 /// Black to play, after 4 moves.
 #[test]
 fn gnugo_chosei_played_round_the_cycle() {
-    let Some(dir) = suites() else { return };
+    let Some(dir) = common::corpus_dir("suites") else { return };
     let bytes = read(&dir.join("gnugo/regression/games/seki_exotics/chosei.sgf"));
     let record = with_moves(&bytes, ";B[ci];W[ei];B[di];W[fi]");
     let d = check(&record, from_game());

@@ -13,6 +13,8 @@ use std::path::{Path, PathBuf};
 use assert_cmd::Command;
 use serde_json::Value;
 
+mod common;
+
 const SCHEMA: &str = include_str!("schemas/sarif-schema-2.1.0.json");
 const DIAGNOSTICS_DOC: &str = include_str!("../docs/diagnostics.md");
 
@@ -297,21 +299,11 @@ fn awkward_paths_become_valid_uris() {
     assert!(!log["runs"][0]["results"].as_array().unwrap().is_empty());
 }
 
-fn corpus() -> Option<PathBuf> {
-    let dir = manifest_dir().join("../shared/corpus");
-    if dir.is_dir() {
-        Some(dir)
-    } else {
-        eprintln!("skipped: ../shared/corpus is absent (the corpus is not part of a user's clone)");
-        None
-    }
-}
-
 /// An evenly spaced sample of the corpus (every part: KGS, Fox, AI games,
 /// the test suites), given as relative paths from the crate root.
 #[test]
 fn corpus_sample_gives_a_valid_log() {
-    let Some(dir) = corpus() else { return };
+    let Some(dir) = common::corpus_dir("") else { return };
     let files: Vec<PathBuf> = walkdir::WalkDir::new(&dir)
         .sort_by_file_name()
         .into_iter()

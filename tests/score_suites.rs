@@ -13,7 +13,7 @@
 //! each disagreement happens.
 
 use std::collections::HashMap;
-use std::path::{Path, PathBuf};
+use std::path::Path;
 
 use assert_cmd::Command;
 use kifu::replay::RuleOverrides;
@@ -22,6 +22,8 @@ use kifu::score::{DeadStones, GameScore, ScoreOptions, SekiEyes, Side, score_gam
 use kifu::sgf::props::Point;
 use kifu::sgf::{self, GameTree};
 use serde_json::Value;
+
+mod common;
 
 // ---------------------------------------------------------------------------
 // Helpers
@@ -102,17 +104,6 @@ fn owners(s: &GameScore) -> HashMap<(u8, u8), char> {
         }
     }
     out
-}
-
-/// The shared corpus of peer suites, or `None` (said on stderr) when absent.
-fn suites() -> Option<PathBuf> {
-    let dir = manifest().join("../shared/corpus/suites");
-    if dir.is_dir() {
-        Some(dir)
-    } else {
-        eprintln!("skipped: ../shared/corpus/suites is absent (the corpus is not part of a user's clone)");
-        None
-    }
 }
 
 fn read(path: &Path) -> Vec<u8> {
@@ -439,7 +430,7 @@ fn check_score_codes() {
 
 #[test]
 fn katago_7x7_tromp_taylor_and_chinese() {
-    let Some(dir) = suites() else { return };
+    let Some(dir) = common::corpus_dir("suites") else { return };
     let script = String::from_utf8(read(&dir.join("katago/cpp/tests/gtp/printsgffinalscore.txt"))).unwrap();
     let mut size = 19;
     let mut komi = 7.5;
@@ -484,7 +475,7 @@ fn katago_7x7_tromp_taylor_and_chinese() {
 /// plays them out before counting: docs/accuracy.md explains each miss.
 #[test]
 fn gnugo_final_scores() {
-    let Some(dir) = suites() else { return };
+    let Some(dir) = common::corpus_dir("suites") else { return };
     let dir = dir.join("gnugo/regression");
     let mut cases = Vec::new();
     for tst in ["score.tst", "score2.tst"] {
@@ -523,7 +514,7 @@ fn gnugo_final_scores() {
 
 #[test]
 fn fuego_scoring() {
-    let Some(dir) = suites() else { return };
+    let Some(dir) = common::corpus_dir("suites") else { return };
     let dir = dir.join("fuego/regression");
     let finals = gtp_cases(&String::from_utf8(read(&dir.join("scoring_final.tst"))).unwrap(), "final_score");
     let statics = gtp_cases(&String::from_utf8(read(&dir.join("scoring_static.tst"))).unwrap(), "static_score");
@@ -652,7 +643,7 @@ const SEKI_CASES: &[SekiCase] = &[
 
 #[test]
 fn seki_has_no_territory() {
-    let Some(dir) = suites() else { return };
+    let Some(dir) = common::corpus_dir("suites") else { return };
     let mut counted = 0;
     let mut failures = Vec::new();
     let mut estimate_misses = Vec::new();

@@ -7,15 +7,7 @@ use std::path::{Path, PathBuf};
 use kifu::diag::{Code, Severity};
 use kifu::sgf::{self, Parsed};
 
-fn suites() -> Option<PathBuf> {
-    let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("../shared/corpus/suites");
-    if dir.is_dir() {
-        Some(dir)
-    } else {
-        eprintln!("skipped: ../shared/corpus is absent (the peer suites are not in a user's clone)");
-        None
-    }
-}
+mod common;
 
 fn parse_file(path: &Path) -> Parsed {
     let bytes = std::fs::read(path).unwrap_or_else(|e| panic!("{}: {e}", path.display()));
@@ -62,7 +54,7 @@ fn python_bytes(literal: &str) -> Vec<u8> {
 /// no error (kifu is more lenient than sgfmill in a few cases, listed).
 #[test]
 fn sgfmill_grammar_cases() {
-    let Some(dir) = suites() else { return };
+    let Some(dir) = common::corpus_dir("suites") else { return };
     let tsv = std::fs::read_to_string(dir.join("sgfmill/grammar_cases.tsv")).unwrap();
     // Inputs sgfmill rejects that kifu repairs, with the warning it gives.
     let lenient =
@@ -108,7 +100,7 @@ fn sgfmill_grammar_cases() {
 
 #[test]
 fn ff4_example_parses_without_error() {
-    let Some(dir) = suites() else { return };
+    let Some(dir) = common::corpus_dir("suites") else { return };
     let parsed = parse_file(&dir.join("sgf-parse/resources/test/ff4_ex.sgf"));
     assert!(errors(&parsed).is_empty(), "{:?}", parsed.diagnostics);
     assert_eq!(parsed.collection.games.len(), 2);
@@ -116,7 +108,7 @@ fn ff4_example_parses_without_error() {
 
 #[test]
 fn sabaki_complex_is_one_tree() {
-    let Some(dir) = suites() else { return };
+    let Some(dir) = common::corpus_dir("suites") else { return };
     let parsed = parse_file(&dir.join("sabaki/tests/sgf/complex.sgf"));
     assert_eq!(parsed.collection.games.len(), 1);
     assert!(errors(&parsed).is_empty(), "{:?}", parsed.diagnostics);
@@ -124,7 +116,7 @@ fn sabaki_complex_is_one_tree() {
 
 #[test]
 fn katrain_files() {
-    let Some(dir) = suites() else { return };
+    let Some(dir) = common::corpus_dir("suites") else { return };
     let data = dir.join("katrain/tests/data");
     let panda = parse_file(&data.join("panda1.sgf"));
     let last = panda.collection.games[0].main_line().last().unwrap();
@@ -140,7 +132,7 @@ fn katrain_files() {
 
 #[test]
 fn libsgfc_files() {
-    let Some(dir) = suites() else { return };
+    let Some(dir) = common::corpus_dir("suites") else { return };
     let test = dir.join("libsgfcplusplus/test");
     let deep = walk_find(&test, "deep-game-tree.sgf").unwrap();
     let parsed = parse_file(&deep);
@@ -153,7 +145,7 @@ fn libsgfc_files() {
 
 #[test]
 fn littlego_not_an_sgf_file() {
-    let Some(dir) = suites() else { return };
+    let Some(dir) = common::corpus_dir("suites") else { return };
     let parsed = parse_file(&dir.join("littlego/sgf/Illegal games/not-an-sgf-file.sgf"));
     assert!(parsed.collection.games.is_empty());
     assert_eq!(parsed.diagnostics[0].code, Code::NotSgf);
@@ -164,7 +156,7 @@ fn littlego_not_an_sgf_file() {
 /// (docs/sgfc-comparison.md has the line-by-line comparison).
 #[test]
 fn sgfc_torture_file() {
-    let Some(dir) = suites() else { return };
+    let Some(dir) = common::corpus_dir("suites") else { return };
     let parsed = parse_file(&dir.join("sgfc/test-files/test.sgf"));
     let lines = parsed.source.text().lines().count() as u32;
     for d in &parsed.diagnostics {
