@@ -369,8 +369,8 @@ impl Board {
                 break;
             }
         }
-        for i in start..out.len() {
-            for n in self.neighbors(out[i]) {
+        for &stone in &out[start..] {
+            for n in self.neighbors(stone) {
                 let spot = self.spots[n as usize];
                 if spot.cell.color().is_some() {
                     self.spots[spot.head as usize].libs += 1;

@@ -213,7 +213,8 @@ mod tests {
     #[test]
     fn same_moves_under_every_symmetry_and_colour_swap_match() {
         let base = fingerprint_of(&game_text(&moves(), false, "PB[a]PW[b]")).expect("long enough");
-        let transforms: [fn(u8, u8) -> (u8, u8); 4] = [|x, y| (18 - x, y), |x, y| (x, 18 - y), |x, y| (y, x), |x, y| (18 - y, 18 - x)];
+        type Transform = fn(u8, u8) -> (u8, u8);
+        let transforms: [Transform; 4] = [|x, y| (18 - x, y), |x, y| (x, 18 - y), |x, y| (y, x), |x, y| (18 - y, 18 - x)];
         for t in transforms {
             let moved: Vec<_> = moves().into_iter().map(|(x, y)| t(x, y)).collect();
             assert_eq!(fingerprint_of(&game_text(&moved, false, "")), Some(base));

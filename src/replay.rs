@@ -623,7 +623,7 @@ impl Replayer {
             out.push_str(&format!("{:>3} ", board.height() - y));
             for x in x0..=x1 {
                 let here = (x, y) == (px, py);
-                let after = x > 0 && (x - 1, y) == (px, py) && x - 1 >= x0;
+                let after = x > x0 && (x - 1, y) == (px, py);
                 out.push(if here {
                     '('
                 } else if after {
@@ -889,7 +889,7 @@ mod tests {
             state = state.wrapping_mul(6364136223846793005).wrapping_add(1442695040888963407);
             // Few distinct low bits, spread over the table: long probe
             // runs, some wrapping round its end.
-            let key = (state >> 40) << 20 | ((state >> 56) * 4099 & 0xffff);
+            let key = ((state >> 40) << 20) | (((state >> 56) * 4099) & 0xffff);
             if state % 7 == 0 && !history.is_empty() {
                 let keep = (state as usize >> 8) % history.len();
                 for key in history.drain(keep..) {
