@@ -18,12 +18,12 @@ use std::sync::{Condvar, Mutex};
 const BATCH: usize = 16;
 
 /// How far the hand-over has got; the producer waits on it.
-struct Progress {
+struct HandOver {
     handed_over: Mutex<(usize, bool)>,
     changed: Condvar,
 }
 
-impl Progress {
+impl HandOver {
     /// Waits until item `seq` may be produced; `false` when the run stops.
     fn wait_for_room(&self, seq: usize, window: usize) -> bool {
         let mut state = self.handed_over.lock().unwrap_or_else(|e| e.into_inner());
@@ -59,18 +59,18 @@ pub fn ordered_map<I: Send, R: Send>(
         return sequential(produce, work, deliver);
     }
     let window = jobs * 2 + 2;
-    let progress = Progress { handed_over: Mutex::new((0, false)), changed: Condvar::new() };
+    let hand_over = HandOver { handed_over: Mutex::new((0, false)), changed: Condvar::new() };
     // Unbounded, but the producer never runs more than `window` batches ahead.
     let (item_tx, item_rx) = mpsc::channel::<(usize, Vec<I>)>();
     let item_rx = Mutex::new(item_rx);
     let (result_tx, result_rx) = mpsc::channel::<(usize, Vec<R>)>();
     std::thread::scope(|scope| {
-        let progress = &progress;
+        let hand_over = &hand_over;
         scope.spawn(move || {
             let mut seq = 0;
             let mut batch = Vec::with_capacity(BATCH);
             let mut send = |batch: Vec<I>| {
-                let sent = progress.wait_for_room(seq, window) && item_tx.send((seq, batch)).is_ok();
+                let sent = hand_over.wait_for_room(seq, window) && item_tx.send((seq, batch)).is_ok();
                 seq += 1;
                 sent
             };
@@ -95,7 +95,7 @@ pub fn ordered_map<I: Send, R: Send>(
                     let result = match std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| batch.into_iter().map(work).collect())) {
                         Ok(result) => result,
                         Err(panic) => {
-                            progress.stop();
+                            hand_over.stop();
                             std::panic::resume_unwind(panic);
                         }
                     };
@@ -106,8 +106,8 @@ pub fn ordered_map<I: Send, R: Send>(
             });
         }
         drop(result_tx);
-        let outcome = hand_over_in_order(result_rx, progress, &mut deliver);
-        progress.stop();
+        let outcome = hand_over_in_order(result_rx, hand_over, &mut deliver);
+        hand_over.stop();
         outcome
     })
 }
@@ -130,7 +130,7 @@ fn sequential<I, R>(
 }
 
 /// Receives batches of results in any order and delivers them in sequence.
-fn hand_over_in_order<R>(results: mpsc::Receiver<(usize, Vec<R>)>, progress: &Progress, deliver: &mut impl FnMut(R) -> io::Result<()>) -> io::Result<()> {
+fn hand_over_in_order<R>(results: mpsc::Receiver<(usize, Vec<R>)>, hand_over: &HandOver, deliver: &mut impl FnMut(R) -> io::Result<()>) -> io::Result<()> {
     let mut waiting = BTreeMap::new();
     let mut next = 0;
     for (seq, batch) in results {
@@ -140,7 +140,7 @@ fn hand_over_in_order<R>(results: mpsc::Receiver<(usize, Vec<R>)>, progress: &Pr
                 deliver(result)?;
             }
             next += 1;
-            progress.advance(next);
+            hand_over.advance(next);
         }
     }
     Ok(())
