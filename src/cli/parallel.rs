@@ -17,14 +17,15 @@ use std::sync::{Condvar, Mutex};
 /// Items per hand-off between threads.
 const BATCH: usize = 16;
 
-/// How far the hand-over has got; the producer waits on it.
+/// How many batches were handed over, and whether the run stopped; the
+/// producer waits on it.
 struct HandOver {
     handed_over: Mutex<(usize, bool)>,
     changed: Condvar,
 }
 
 impl HandOver {
-    /// Waits until item `seq` may be produced; `false` when the run stops.
+    /// Waits until batch `seq` may be sent; `false` when the run stops.
     fn wait_for_room(&self, seq: usize, window: usize) -> bool {
         let mut state = self.handed_over.lock().unwrap_or_else(|e| e.into_inner());
         while seq >= state.0 + window && !state.1 {
