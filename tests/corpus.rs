@@ -4,22 +4,12 @@
 //! the corpus is absent (it is not part of a user's clone).
 
 use std::collections::BTreeMap;
-use std::path::{Path, PathBuf};
+use std::path::PathBuf;
 
 use kifu::check::{CheckOptions, check_bytes};
 use kifu::diag::Code;
 
 mod common;
-
-fn sgf_files(dir: &Path) -> Vec<PathBuf> {
-    walkdir::WalkDir::new(dir)
-        .sort_by_file_name()
-        .into_iter()
-        .filter_map(Result::ok)
-        .filter(|e| e.file_type().is_file() && e.path().extension().is_some_and(|x| x.eq_ignore_ascii_case("sgf")))
-        .map(|e| e.into_path())
-        .collect()
-}
 
 /// What one part of the corpus gave.
 #[derive(Default)]
@@ -75,7 +65,7 @@ fn count(t: &Tally, code: Code) -> usize {
 #[test]
 fn kgs_archive_is_read_whole() {
     let Some(root) = common::corpus_dir("") else { return };
-    let t = check_all(&sgf_files(&root.join("kgs")));
+    let t = check_all(&common::sgf_files(&root.join("kgs")));
     eprintln!("kgs: {} files, {} games, {:?}", t.files, t.games, t.by_code);
     assert_eq!((t.files, t.games), (26_802, 26_802));
     assert!(t.refused.is_empty());
@@ -86,7 +76,7 @@ fn kgs_archive_is_read_whole() {
 #[test]
 fn fox_files_get_their_known_defects() {
     let Some(root) = common::corpus_dir("") else { return };
-    let t = check_all(&sgf_files(&root.join("fox-pro")));
+    let t = check_all(&common::sgf_files(&root.join("fox-pro")));
     eprintln!("fox-pro: {} files, {} games, {:?}", t.files, t.games, t.by_code);
     assert_eq!(t.files, 10_349);
     assert!(t.refused.is_empty(), "{:?}", t.refused);
@@ -100,8 +90,8 @@ fn fox_files_get_their_known_defects() {
 #[test]
 fn ai_games_and_suites_parse() {
     let Some(root) = common::corpus_dir("") else { return };
-    let mut files = sgf_files(&root.join("ai-games"));
-    files.extend(sgf_files(&root.join("suites")));
+    let mut files = common::sgf_files(&root.join("ai-games"));
+    files.extend(common::sgf_files(&root.join("suites")));
     let t = check_all(&files);
     eprintln!("ai-games + suites: {} files, {} games, {:?}", t.files, t.games, t.by_code);
     // The only refusals: littlego's deliberate non-SGF file, Pachi's

@@ -60,15 +60,10 @@ fn mutate(data: &[u8], other: &[u8], rng: &mut Rng) -> Vec<u8> {
     out
 }
 
+/// The small SGF files under `dir` (at most 64 KB), in path order.
 fn sgf_files(dir: &Path) -> Vec<PathBuf> {
-    let mut files: Vec<PathBuf> = walkdir::WalkDir::new(dir)
-        .into_iter()
-        .filter_map(Result::ok)
-        .filter(|e| e.file_type().is_file() && e.path().extension().is_some_and(|x| x.eq_ignore_ascii_case("sgf")))
-        .filter(|e| e.metadata().is_ok_and(|m| m.len() <= 64 * 1024))
-        .map(walkdir::DirEntry::into_path)
-        .collect();
-    files.sort();
+    let mut files = common::sgf_files(dir);
+    files.retain(|f| std::fs::metadata(f).is_ok_and(|m| m.len() <= 64 * 1024));
     files
 }
 

@@ -8,10 +8,12 @@
 //!
 //! Skips, saying so, when the corpus is absent.
 
-use std::path::{Path, PathBuf};
+use std::path::Path;
 
 use kifu::json::{JsonOptions, from_json, set_utf8_charset, to_json};
 use kifu::sgf::{parse, parse_str, write_collection};
+
+mod common;
 
 #[derive(Default)]
 struct Counts {
@@ -69,13 +71,7 @@ fn corpus_round_trips_through_json_and_sgf() {
         eprintln!("json_corpus: SKIPPED: no corpus at {} (it lives outside the repository)", dir.display());
         return;
     }
-    let mut files: Vec<PathBuf> = walkdir::WalkDir::new(&dir)
-        .into_iter()
-        .filter_map(Result::ok)
-        .filter(|e| e.file_type().is_file() && e.path().extension().is_some_and(|x| x.eq_ignore_ascii_case("sgf")))
-        .map(walkdir::DirEntry::into_path)
-        .collect();
-    files.sort();
+    let files = common::sgf_files(&dir);
     let threads = 2;
     let started = std::time::Instant::now();
     let parts: Vec<Counts> = std::thread::scope(|s| {

@@ -21,6 +21,8 @@ use kifu::json;
 use kifu::sgf::{self, Collection, GameTree, GameTreeBuilder, NodeId};
 use proptest::prelude::*;
 
+mod common;
+
 // ---------------------------------------------------------------------------
 // Models
 
@@ -206,14 +208,8 @@ fn real_files() -> &'static [(String, Vec<u8>)] {
 }
 
 fn sgf_files(dir: &Path, take: usize) -> Vec<PathBuf> {
-    let mut files: Vec<PathBuf> = walkdir::WalkDir::new(dir)
-        .into_iter()
-        .filter_map(Result::ok)
-        .filter(|e| e.file_type().is_file() && e.path().extension().is_some_and(|x| x.eq_ignore_ascii_case("sgf")))
-        .filter(|e| e.metadata().is_ok_and(|m| m.len() <= 32 * 1024))
-        .map(walkdir::DirEntry::into_path)
-        .collect();
-    files.sort();
+    let mut files = common::sgf_files(dir);
+    files.retain(|f| std::fs::metadata(f).is_ok_and(|m| m.len() <= 32 * 1024));
     let step = (files.len() / take.max(1)).max(1);
     files.into_iter().step_by(step).take(take).collect()
 }

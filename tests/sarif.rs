@@ -8,7 +8,7 @@
 //! awkward names and, when ../shared/corpus is present, on a sample of it.
 
 use std::collections::BTreeSet;
-use std::path::{Path, PathBuf};
+use std::path::Path;
 
 use assert_cmd::Command;
 use serde_json::Value;
@@ -304,13 +304,7 @@ fn awkward_paths_become_valid_uris() {
 #[test]
 fn corpus_sample_gives_a_valid_log() {
     let Some(dir) = common::corpus_dir("") else { return };
-    let files: Vec<PathBuf> = walkdir::WalkDir::new(&dir)
-        .sort_by_file_name()
-        .into_iter()
-        .filter_map(Result::ok)
-        .filter(|e| e.file_type().is_file() && e.path().extension().is_some_and(|x| x.eq_ignore_ascii_case("sgf")))
-        .map(|e| e.into_path())
-        .collect();
+    let files = common::sgf_files(&dir);
     assert!(files.len() > 1000, "corpus too small: {}", files.len());
     const SAMPLE: usize = 800;
     let paths: Vec<String> = (0..SAMPLE).map(|i| files[i * files.len() / SAMPLE].strip_prefix(manifest_dir()).unwrap().to_str().unwrap().to_string()).collect();

@@ -15,6 +15,17 @@ pub fn corpus_dir(part: &str) -> Option<PathBuf> {
     }
 }
 
+/// The `.sgf` files under `dir`, in path order (sorted walk).
+pub fn sgf_files(dir: &Path) -> Vec<PathBuf> {
+    walkdir::WalkDir::new(dir)
+        .sort_by_file_name()
+        .into_iter()
+        .filter_map(Result::ok)
+        .filter(|e| e.file_type().is_file() && e.path().extension().is_some_and(|x| x.eq_ignore_ascii_case("sgf")))
+        .map(walkdir::DirEntry::into_path)
+        .collect()
+}
+
 /// splitmix64: a tiny deterministic generator for random games and mutations.
 pub struct Rng(pub u64);
 
