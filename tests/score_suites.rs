@@ -346,6 +346,39 @@ fn fox_komi_x100() {
     assert_eq!(s.recorded.as_deref(), Some("B+2.75"));
 }
 
+/// Markup that lists only the empty points of each territory: the stones
+/// left unmarked inside it, with no liberty elsewhere, are dead.
+#[test]
+fn markup_of_empty_points_only() {
+    let s = score(&fixture("markup-empty-points-only.sgf"), &defaults());
+    assert_eq!(s.dead_stones_from, "markup");
+    assert_eq!(s.dead_stones, ["bb", "hh"]);
+    assert_count(&s, side(37, 10, 0, 1, 38.0), side(25, 9, 0, 1, 26.0), "B+12", Some(true));
+}
+
+/// Fox writes KM[0] for even games it played with 6.5 komi: kifu scores
+/// them with 6.5, says so, and keeps 0 where the game has a handicap, is
+/// not from Fox, or `--komi` says so.
+#[test]
+fn fox_even_game_km0_is_6_5() {
+    let bytes = fixture("fox-even-game-km0.sgf");
+    let none = ScoreOptions { dead_stones: DeadStones::None, ..defaults() };
+    let s = score(&bytes, &none);
+    assert_eq!(s.komi, 6.5);
+    assert_count(&s, side(37, 10, 0, 0, 37.0), side(25, 9, 0, 0, 31.5), "B+5.5", Some(true));
+    assert!(s.diagnostics.iter().any(|d| d.code.name() == "komi-assumed"), "{:?}", s.diagnostics);
+
+    let text = std::str::from_utf8(&bytes).unwrap();
+    for (what, changed) in [
+        ("handicap", text.replace("HA[0]", "HA[2]")),
+        ("not Fox", text.replace("AP[foxwq]", "").replace("TC[3]TT[30]", "")),
+        ("Chinese rules", text.replace("RU[Japanese]", "RU[Chinese]")),
+    ] {
+        assert_eq!(score(changed.as_bytes(), &none).komi, 0.0, "{what}");
+    }
+    assert_eq!(score(&bytes, &ScoreOptions { komi: Some(0.0), ..none }).result, "B+12");
+}
+
 /// A seki with an eye each: KGS counts the eyes (the record says KGS), the
 /// Japanese rules (Art. 8) do not; `--seki-eyes` overrides either.
 #[test]
