@@ -113,13 +113,21 @@ def set_of(path, corpus):
     return rel.split(os.sep)[0]
 
 
+# The smallest margin that, mirrored, counts as RE written for the wrong
+# player rather than a recount a few points off.
+RE_ODDITY_MIN_MARGIN = 5.0
+
+
 def reason(row, estimate):
     """Why a recount may disagree with RE: the first category that fits."""
     rec = recorded(row)
     komi = row.get("komi") or 0.0
     if rec is not None:
         w, m = rec
-        if w is not None and w != row.get("winner") and abs(m - row.get("margin", 0)) < 1e-6:
+        # A big margin mirrored exactly is RE written for the wrong player;
+        # a small one (B+0.5 for W+0.5) is as likely a one-point miss.
+        mirrored = w is not None and w != row.get("winner") and abs(m - row.get("margin", 0)) < 1e-6
+        if mirrored and m >= RE_ODDITY_MIN_MARGIN:
             return "RE oddity: same margin, other winner"
         # Counts are whole numbers; komi brings the fraction. A margin whose
         # fraction differs from the komi's was counted with another komi.
