@@ -133,6 +133,24 @@ pub fn estimate(board: &Board) -> Estimate {
     Estimator::new(board).run(&PARAMS).estimate
 }
 
+/// Bent four in the corner, as the game ends: the defender's corner eye
+/// space holds attacker stones and neither side can play there without
+/// being captured, so the playouts see a seki; but the attacker can force
+/// a ko there whenever it likes, after removing every ko threat (filling
+/// them costs nothing under area counting, and Japanese rules call the
+/// shape dead as it stands, commentary to Art. 7), and the defender
+/// cannot avoid it. Points as (column, row) offsets from the corner point,
+/// `true` for an attacker stone, `false` for an empty point; each shape is
+/// also tried transposed.
+const BENT_FOUR: [&[(usize, usize, bool)]; 2] = [
+    // Attacker stones beside the corner point; the corner and the two ends
+    // empty (the defender's only liberties are the ends).
+    &[(0, 0, false), (1, 0, true), (2, 0, false), (0, 1, true), (0, 2, false)],
+    // Three attacker stones along the edge from the corner; the defender's
+    // liberties are the points beyond them on either edge.
+    &[(0, 0, true), (1, 0, true), (2, 0, true), (3, 0, false), (0, 1, false)],
+];
+
 const EMPTY: u8 = 0;
 const BLACK: u8 = 1;
 const WHITE: u8 = 2;
@@ -342,6 +360,8 @@ impl Estimator {
             }
         }
 
+        self.kill_bent_fours(&mut dead_chain);
+
         // Seki: empty points between living chains of both colours that the
         // playouts leave empty and neutral.
         let mut seki_points = Vec::new();
@@ -380,6 +400,89 @@ impl Estimator {
         unsure.sort_unstable();
         seki_points.sort_unstable();
         Detail { estimate: Estimate { dead, unsure, seki_points }, shares, pass_alive, sure_dead, playouts }
+    }
+
+    /// Marks dead the chains around a bent four in the corner that the
+    /// playouts kept as a seki (the shapes of [`BENT_FOUR`]), in each of
+    /// the four corners and both orientations.
+    fn kill_bent_fours(&self, dead_chain: &mut [bool]) {
+        let width = self.stride - 2;
+        if width == 0 {
+            return;
+        }
+        let height = self.points.len() / width;
+        for corner in 0..4 {
+            for shape in BENT_FOUR {
+                for transpose in [false, true] {
+                    // Offsets from the corner point to a board point.
+                    let at = |(i, j, attacker): (usize, usize, bool)| {
+                        let (i, j) = if transpose { (j, i) } else { (i, j) };
+                        if i >= width || j >= height {
+                            return None;
+                        }
+                        let x = if corner & 1 == 0 { i } else { width - 1 - i };
+                        let y = if corner & 2 == 0 { j } else { height - 1 - j };
+                        Some(((y + 1) * self.stride + x + 1, attacker))
+                    };
+                    if let Some(eye) = shape.iter().map(|&s| at(s)).collect::<Option<Vec<_>>>() {
+                        self.kill_bent_four(&eye, dead_chain);
+                    }
+                }
+            }
+        }
+    }
+
+    /// If `eye` (points, and whether the attacker has a stone there) is on
+    /// the board as the shape says, enclosed by living chains of the other
+    /// colour (the defender) with no liberty outside it, and both sides
+    /// live as in a seki, the defender's chains are dead.
+    fn kill_bent_four(&self, eye: &[(usize, bool)], dead_chain: &mut [bool]) {
+        let Some(&(first, _)) = eye.iter().find(|(_, stone)| *stone) else { return };
+        let attacker = self.cells[first];
+        if attacker != BLACK && attacker != WHITE {
+            return;
+        }
+        let defender = BLACK + WHITE - attacker;
+        let inside = |p: usize| eye.iter().any(|&(q, _)| q == p);
+        for &(p, stone) in eye {
+            let want = if stone { attacker } else { EMPTY };
+            if self.cells[p] != want || (stone && dead_chain[self.chain_of[p] as usize]) {
+                return;
+            }
+        }
+        let mut around: Vec<usize> = Vec::new();
+        for &(p, _) in eye {
+            for n in self.nbrs(p) {
+                if inside(n) || self.cells[n] == BORDER {
+                    continue;
+                }
+                if self.cells[n] != defender {
+                    return;
+                }
+                let id = self.chain_of[n] as usize;
+                if !around.contains(&id) {
+                    around.push(id);
+                }
+            }
+        }
+        // No liberty outside the eye, and the attacker's chains around are
+        // alive: the defender cannot escape or win a race instead.
+        for &id in &around {
+            if dead_chain[id] {
+                return;
+            }
+            for &s in self.chain_stones(id) {
+                for n in self.nbrs(s) {
+                    let outside = !inside(n);
+                    if outside && (self.cells[n] == EMPTY || (self.cells[n] == attacker && dead_chain[self.chain_of[n] as usize])) {
+                        return;
+                    }
+                }
+            }
+        }
+        for id in around {
+            dead_chain[id] = true;
+        }
     }
 
     /// Prepares the board of the second phase from the first phase's
@@ -1283,6 +1386,63 @@ mod tests {
         // The outer chains are not in seki.
         let outer = b.chain(b.point(3, 0).unwrap());
         assert!(!e.seki_points.iter().any(|q| outer.contains(q)), "{e:?}");
+    }
+
+    #[test]
+    fn bent_four_in_the_corner_is_dead() {
+        // fixtures/score/bent-four-in-the-corner.sgf: White's corner chain
+        // has its two liberties (j3, g1) in an eye space holding the black
+        // stones j2 and h1; the playouts see a seki.
+        let b = board_from(&[
+            "....OX...", //
+            "....OX...",
+            "....OX...",
+            "....OX...",
+            "....OXXXX",
+            "...OO.XOO",
+            "...OXXXO.",
+            "...OXOOOX",
+            "...OXO.X.",
+        ]);
+        let e = estimate(&b);
+        assert_eq!(e.dead, pts(&b, &[(7, 5), (8, 5), (7, 6), (5, 7), (6, 7), (7, 7), (5, 8)]), "{e:?}");
+        assert!(e.seki_points.is_empty(), "{e:?}");
+        // GNU Go's seki_exotics/bent4_2.sgf: three white stones along the
+        // edge from the corner (the other shape, transposed).
+        let b = board_from(&[
+            ".....OX..", //
+            ".....OX..",
+            ".....OX..",
+            ".....OX..",
+            ".....OXX.",
+            "OOO..OX..",
+            "XXOOOOX..",
+            ".XXXXOX..",
+            "OOO.XOX..",
+        ]);
+        let e = estimate(&b);
+        assert_eq!(e.dead, pts(&b, &[(0, 6), (1, 6), (1, 7), (2, 7), (3, 7), (4, 7), (4, 8)]), "{e:?}");
+    }
+
+    #[test]
+    fn bent_four_shape_with_an_outside_liberty_stays_a_seki() {
+        // As above, but White's chain has a liberty at e1 outside the
+        // corner: not the bent four of the rules (and the playouts decide).
+        let b = board_from(&[
+            "....OX...", //
+            "....OX...",
+            "....OX...",
+            "....OX...",
+            "....OXXXX",
+            "...OO.XOO",
+            "...OXXXO.",
+            "...OXOOOX",
+            "...O.O.X.",
+        ]);
+        let est = Estimator::new(&b);
+        let mut dead = vec![false; est.chains.len()];
+        est.kill_bent_fours(&mut dead);
+        assert!(dead.iter().all(|d| !d));
     }
 
     #[test]
