@@ -23,8 +23,10 @@
 //!    stone, or an empty point only its colour touches). 16 playouts are
 //!    run on the whole board; then, for the chains whose share is neither
 //!    0 nor 1, batches of 16 more (at least 16, at most 96) until each of
-//!    their shares is two standard errors away from 0.55. Below 0.55 a
-//!    chain is dead; but on a board where 3 chains or more have a share
+//!    their shares is two standard errors away from 0.55. Chains of one
+//!    colour that share a liberty can connect there, so they are judged
+//!    together: each takes the stone-weighted mean share of its group.
+//!    Below 0.55 a chain is dead; but on a board where 3 chains or more have a share
 //!    between 0.4 and 0.8 (many fights left open: the fights disturb each
 //!    other in the playouts, and a dead chain keeps its points more often
 //!    than on a settled board) the threshold is 0.75. Between 0.3 and 0.7
@@ -101,6 +103,9 @@ struct Params {
     self_atari: usize,
     /// Percent of the random moves tried next to the last move first.
     local: u32,
+    /// Whether chains are judged by the share of their group (chains of
+    /// one colour linked by shared liberties) rather than their own.
+    group: bool,
 }
 
 const PARAMS: Params = Params {
@@ -122,6 +127,7 @@ const PARAMS: Params = Params {
     seki_neutral: 0.6,
     self_atari: 3,
     local: 70,
+    group: true,
 };
 
 /// Decides the dead stones, the unsure chains and the seki of a final
@@ -313,10 +319,17 @@ impl Estimator {
                 second = Some(counts2);
             }
         }
-        let share_of = |id: usize| match &second {
+        let chain_share = |id: usize| match &second {
             Some(c2) if in_second[id] => self.own_share(id, c2),
             _ => self.own_share(id, &counts),
         };
+        let by_group = if params.group {
+            let undecided_share = |id: usize| (!pass_alive[id] && !sure_dead[id]).then(|| chain_share(id));
+            self.group_shares(&(0..nchains).map(undecided_share).collect::<Vec<_>>())
+        } else {
+            (0..nchains).map(chain_share).collect()
+        };
+        let share_of = |id: usize| by_group[id];
         let neutral_share = |p: usize| {
             let (mut k, mut n) = (counts.neutral[p], counts.playouts);
             if let Some(c2) = &second {
@@ -483,6 +496,58 @@ impl Estimator {
         for id in around {
             dead_chain[id] = true;
         }
+    }
+
+    /// Shares by group: chains of one colour that share a liberty can
+    /// connect there, so they live or die together; each undecided chain
+    /// (a share in `shares`; `None` for the chains Benson decided, which
+    /// are left out) takes the stone-weighted mean share of the group the
+    /// undecided chains form. On the KGS games this moves decisions where
+    /// the playouts split a group into chains kept and chains lost.
+    fn group_shares(&self, shares: &[Option<f64>]) -> Vec<f64> {
+        let n = self.chains.len();
+        let mut parent: Vec<usize> = (0..n).collect();
+        fn root(parent: &mut [usize], mut x: usize) -> usize {
+            while parent[x] != x {
+                parent[x] = parent[parent[x]];
+                x = parent[x];
+            }
+            x
+        }
+        for &p in &self.points {
+            if self.cells[p] != EMPTY {
+                continue;
+            }
+            let beside = self.nbrs(p).map(|q| self.chain_of[q]).map(|id| (id != NO_CHAIN && shares[id as usize].is_some()).then_some(id as usize));
+            for (i, a) in beside.iter().enumerate() {
+                for b in &beside[i + 1..] {
+                    if let (Some(a), Some(b)) = (*a, *b) {
+                        if self.chains[a].color == self.chains[b].color {
+                            let (ra, rb) = (root(&mut parent, a), root(&mut parent, b));
+                            parent[ra] = rb;
+                        }
+                    }
+                }
+            }
+        }
+        let (mut sum, mut stones) = (vec![0.0; n], vec![0.0; n]);
+        for id in 0..n {
+            if let Some(s) = shares[id] {
+                let r = root(&mut parent, id);
+                let len = self.chains[id].len as f64;
+                sum[r] += s * len;
+                stones[r] += len;
+            }
+        }
+        (0..n)
+            .map(|id| match shares[id] {
+                Some(_) => {
+                    let r = root(&mut parent, id);
+                    sum[r] / stones[r]
+                }
+                None => 1.0,
+            })
+            .collect()
     }
 
     /// Prepares the board of the second phase from the first phase's
@@ -1389,6 +1454,32 @@ mod tests {
     }
 
     #[test]
+    fn chains_sharing_a_liberty_take_their_group_share() {
+        // Black a1-a2 and c1 share the liberty b1; black f1 shares none
+        // with them; the white chain c2-c3 has no white neighbour.
+        let b = board_from(&[
+            "......", //
+            "..O...", "X.O...", "X.X..X",
+        ]);
+        let est = Estimator::new(&b);
+        let id = |x, y| est.chain_of[b.point(x, y).unwrap() as usize] as usize;
+        let (left, middle, right, white) = (id(0, 2), id(2, 3), id(5, 3), id(2, 1));
+        let mut shares = vec![None; est.chains.len()];
+        shares[left] = Some(0.9);
+        shares[middle] = Some(0.0);
+        shares[right] = Some(0.2);
+        shares[white] = Some(0.5);
+        let grouped = est.group_shares(&shares);
+        // Two stones at 0.9 and one at 0.0: 0.6 for both chains.
+        assert!((grouped[left] - 0.6).abs() < 1e-9 && (grouped[middle] - 0.6).abs() < 1e-9, "{grouped:?}");
+        assert_eq!((grouped[right], grouped[white]), (0.2, 0.5));
+        // A chain Benson decided is left out of every group.
+        shares[left] = None;
+        let grouped = est.group_shares(&shares);
+        assert_eq!(grouped[middle], 0.0);
+    }
+
+    #[test]
     fn bent_four_in_the_corner_is_dead() {
         // fixtures/score/bent-four-in-the-corner.sgf: White's corner chain
         // has its two liberties (j3, g1) in an eye space holding the black
@@ -1627,6 +1718,9 @@ mod tests {
             }
             if let Some(v) = get("LOCAL") {
                 p.local = v as u32;
+            }
+            if let Some(v) = get("GROUP") {
+                p.group = v != 0.0;
             }
             if let Some(v) = get("SELFATARI") {
                 p.self_atari = v as usize;
