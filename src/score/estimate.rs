@@ -531,8 +531,8 @@ impl Estimator {
             }
         }
         let (mut sum, mut stones) = (vec![0.0; n], vec![0.0; n]);
-        for id in 0..n {
-            if let Some(s) = shares[id] {
+        for (id, share) in shares.iter().enumerate() {
+            if let Some(s) = *share {
                 let r = root(&mut parent, id);
                 let len = self.chains[id].len as f64;
                 sum[r] += s * len;
