@@ -270,6 +270,12 @@ fn bent_four_in_the_corner() {
     let mut dead = s.dead_stones.clone();
     dead.sort();
     assert_eq!(dead, ["fh", "fi", "gh", "hf", "hg", "hh", "if"]);
+    // The estimator knows the shape: the playouts alone keep it as a seki.
+    let estimated = score(&bytes, &ScoreOptions { dead_stones: DeadStones::Estimate, ..defaults() });
+    let mut dead = estimated.dead_stones.clone();
+    dead.sort();
+    assert_eq!(dead, ["fh", "fi", "gh", "hf", "hg", "hh", "if"]);
+    assert_eq!(estimated.result, "W+9.5");
 }
 
 /// Dame left unfilled count for nobody, under territory and area counting.

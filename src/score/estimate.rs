@@ -23,8 +23,10 @@
 //!    stone, or an empty point only its colour touches). 16 playouts are
 //!    run on the whole board; then, for the chains whose share is neither
 //!    0 nor 1, batches of 16 more (at least 16, at most 96) until each of
-//!    their shares is two standard errors away from 0.55. Below 0.55 a
-//!    chain is dead; but on a board where 3 chains or more have a share
+//!    their shares is two standard errors away from 0.55. Chains of one
+//!    colour that share a liberty can connect there, so they are judged
+//!    together: each takes the stone-weighted mean share of its group.
+//!    Below 0.55 a chain is dead; but on a board where 3 chains or more have a share
 //!    between 0.4 and 0.8 (many fights left open: the fights disturb each
 //!    other in the playouts, and a dead chain keeps its points more often
 //!    than on a settled board) the threshold is 0.75. Between 0.3 and 0.7
@@ -101,6 +103,9 @@ struct Params {
     self_atari: usize,
     /// Percent of the random moves tried next to the last move first.
     local: u32,
+    /// Whether chains are judged by the share of their group (chains of
+    /// one colour linked by shared liberties) rather than their own.
+    group: bool,
 }
 
 const PARAMS: Params = Params {
@@ -122,6 +127,7 @@ const PARAMS: Params = Params {
     seki_neutral: 0.6,
     self_atari: 3,
     local: 70,
+    group: true,
 };
 
 /// Decides the dead stones, the unsure chains and the seki of a final
@@ -132,6 +138,24 @@ const PARAMS: Params = Params {
 pub fn estimate(board: &Board) -> Estimate {
     Estimator::new(board).run(&PARAMS).estimate
 }
+
+/// Bent four in the corner, as the game ends: the defender's corner eye
+/// space holds attacker stones and neither side can play there without
+/// being captured, so the playouts see a seki; but the attacker can force
+/// a ko there whenever it likes, after removing every ko threat (filling
+/// them costs nothing under area counting, and Japanese rules call the
+/// shape dead as it stands, commentary to Art. 7), and the defender
+/// cannot avoid it. Points as (column, row) offsets from the corner point,
+/// `true` for an attacker stone, `false` for an empty point; each shape is
+/// also tried transposed.
+const BENT_FOUR: [&[(usize, usize, bool)]; 2] = [
+    // Attacker stones beside the corner point; the corner and the two ends
+    // empty (the defender's only liberties are the ends).
+    &[(0, 0, false), (1, 0, true), (2, 0, false), (0, 1, true), (0, 2, false)],
+    // Three attacker stones along the edge from the corner; the defender's
+    // liberties are the points beyond them on either edge.
+    &[(0, 0, true), (1, 0, true), (2, 0, true), (3, 0, false), (0, 1, false)],
+];
 
 const EMPTY: u8 = 0;
 const BLACK: u8 = 1;
@@ -295,10 +319,17 @@ impl Estimator {
                 second = Some(counts2);
             }
         }
-        let share_of = |id: usize| match &second {
+        let chain_share = |id: usize| match &second {
             Some(c2) if in_second[id] => self.own_share(id, c2),
             _ => self.own_share(id, &counts),
         };
+        let by_group = if params.group {
+            let undecided_share = |id: usize| (!pass_alive[id] && !sure_dead[id]).then(|| chain_share(id));
+            self.group_shares(&(0..nchains).map(undecided_share).collect::<Vec<_>>())
+        } else {
+            (0..nchains).map(chain_share).collect()
+        };
+        let share_of = |id: usize| by_group[id];
         let neutral_share = |p: usize| {
             let (mut k, mut n) = (counts.neutral[p], counts.playouts);
             if let Some(c2) = &second {
@@ -342,6 +373,8 @@ impl Estimator {
             }
         }
 
+        self.kill_bent_fours(&mut dead_chain);
+
         // Seki: empty points between living chains of both colours that the
         // playouts leave empty and neutral.
         let mut seki_points = Vec::new();
@@ -380,6 +413,141 @@ impl Estimator {
         unsure.sort_unstable();
         seki_points.sort_unstable();
         Detail { estimate: Estimate { dead, unsure, seki_points }, shares, pass_alive, sure_dead, playouts }
+    }
+
+    /// Marks dead the chains around a bent four in the corner that the
+    /// playouts kept as a seki (the shapes of [`BENT_FOUR`]), in each of
+    /// the four corners and both orientations.
+    fn kill_bent_fours(&self, dead_chain: &mut [bool]) {
+        let width = self.stride - 2;
+        if width == 0 {
+            return;
+        }
+        let height = self.points.len() / width;
+        for corner in 0..4 {
+            for shape in BENT_FOUR {
+                for transpose in [false, true] {
+                    // Offsets from the corner point to a board point.
+                    let at = |(i, j, attacker): (usize, usize, bool)| {
+                        let (i, j) = if transpose { (j, i) } else { (i, j) };
+                        if i >= width || j >= height {
+                            return None;
+                        }
+                        let x = if corner & 1 == 0 { i } else { width - 1 - i };
+                        let y = if corner & 2 == 0 { j } else { height - 1 - j };
+                        Some(((y + 1) * self.stride + x + 1, attacker))
+                    };
+                    if let Some(eye) = shape.iter().map(|&s| at(s)).collect::<Option<Vec<_>>>() {
+                        self.kill_bent_four(&eye, dead_chain);
+                    }
+                }
+            }
+        }
+    }
+
+    /// If `eye` (points, and whether the attacker has a stone there) is on
+    /// the board as the shape says, enclosed by living chains of the other
+    /// colour (the defender) with no liberty outside it, and both sides
+    /// live as in a seki, the defender's chains are dead.
+    fn kill_bent_four(&self, eye: &[(usize, bool)], dead_chain: &mut [bool]) {
+        let Some(&(first, _)) = eye.iter().find(|(_, stone)| *stone) else { return };
+        let attacker = self.cells[first];
+        if attacker != BLACK && attacker != WHITE {
+            return;
+        }
+        let defender = BLACK + WHITE - attacker;
+        let inside = |p: usize| eye.iter().any(|&(q, _)| q == p);
+        for &(p, stone) in eye {
+            let want = if stone { attacker } else { EMPTY };
+            if self.cells[p] != want || (stone && dead_chain[self.chain_of[p] as usize]) {
+                return;
+            }
+        }
+        let mut around: Vec<usize> = Vec::new();
+        for &(p, _) in eye {
+            for n in self.nbrs(p) {
+                if inside(n) || self.cells[n] == BORDER {
+                    continue;
+                }
+                if self.cells[n] != defender {
+                    return;
+                }
+                let id = self.chain_of[n] as usize;
+                if !around.contains(&id) {
+                    around.push(id);
+                }
+            }
+        }
+        // No liberty outside the eye, and the attacker's chains around are
+        // alive: the defender cannot escape or win a race instead.
+        for &id in &around {
+            if dead_chain[id] {
+                return;
+            }
+            for &s in self.chain_stones(id) {
+                for n in self.nbrs(s) {
+                    let outside = !inside(n);
+                    if outside && (self.cells[n] == EMPTY || (self.cells[n] == attacker && dead_chain[self.chain_of[n] as usize])) {
+                        return;
+                    }
+                }
+            }
+        }
+        for id in around {
+            dead_chain[id] = true;
+        }
+    }
+
+    /// Shares by group: chains of one colour that share a liberty can
+    /// connect there, so they live or die together; each undecided chain
+    /// (a share in `shares`; `None` for the chains Benson decided, which
+    /// are left out) takes the stone-weighted mean share of the group the
+    /// undecided chains form. On the KGS games this moves decisions where
+    /// the playouts split a group into chains kept and chains lost.
+    fn group_shares(&self, shares: &[Option<f64>]) -> Vec<f64> {
+        let n = self.chains.len();
+        let mut parent: Vec<usize> = (0..n).collect();
+        fn root(parent: &mut [usize], mut x: usize) -> usize {
+            while parent[x] != x {
+                parent[x] = parent[parent[x]];
+                x = parent[x];
+            }
+            x
+        }
+        for &p in &self.points {
+            if self.cells[p] != EMPTY {
+                continue;
+            }
+            let beside = self.nbrs(p).map(|q| self.chain_of[q]).map(|id| (id != NO_CHAIN && shares[id as usize].is_some()).then_some(id as usize));
+            for (i, a) in beside.iter().enumerate() {
+                for b in &beside[i + 1..] {
+                    if let (Some(a), Some(b)) = (*a, *b) {
+                        if self.chains[a].color == self.chains[b].color {
+                            let (ra, rb) = (root(&mut parent, a), root(&mut parent, b));
+                            parent[ra] = rb;
+                        }
+                    }
+                }
+            }
+        }
+        let (mut sum, mut stones) = (vec![0.0; n], vec![0.0; n]);
+        for (id, share) in shares.iter().enumerate() {
+            if let Some(s) = *share {
+                let r = root(&mut parent, id);
+                let len = self.chains[id].len as f64;
+                sum[r] += s * len;
+                stones[r] += len;
+            }
+        }
+        (0..n)
+            .map(|id| match shares[id] {
+                Some(_) => {
+                    let r = root(&mut parent, id);
+                    sum[r] / stones[r]
+                }
+                None => 1.0,
+            })
+            .collect()
     }
 
     /// Prepares the board of the second phase from the first phase's
@@ -1286,6 +1454,89 @@ mod tests {
     }
 
     #[test]
+    fn chains_sharing_a_liberty_take_their_group_share() {
+        // Black a1-a2 and c1 share the liberty b1; black f1 shares none
+        // with them; the white chain c2-c3 has no white neighbour.
+        let b = board_from(&[
+            "......", //
+            "..O...", "X.O...", "X.X..X",
+        ]);
+        let est = Estimator::new(&b);
+        let id = |x, y| est.chain_of[b.point(x, y).unwrap() as usize] as usize;
+        let (left, middle, right, white) = (id(0, 2), id(2, 3), id(5, 3), id(2, 1));
+        let mut shares = vec![None; est.chains.len()];
+        shares[left] = Some(0.9);
+        shares[middle] = Some(0.0);
+        shares[right] = Some(0.2);
+        shares[white] = Some(0.5);
+        let grouped = est.group_shares(&shares);
+        // Two stones at 0.9 and one at 0.0: 0.6 for both chains.
+        assert!((grouped[left] - 0.6).abs() < 1e-9 && (grouped[middle] - 0.6).abs() < 1e-9, "{grouped:?}");
+        assert_eq!((grouped[right], grouped[white]), (0.2, 0.5));
+        // A chain Benson decided is left out of every group.
+        shares[left] = None;
+        let grouped = est.group_shares(&shares);
+        assert_eq!(grouped[middle], 0.0);
+    }
+
+    #[test]
+    fn bent_four_in_the_corner_is_dead() {
+        // fixtures/score/bent-four-in-the-corner.sgf: White's corner chain
+        // has its two liberties (j3, g1) in an eye space holding the black
+        // stones j2 and h1; the playouts see a seki.
+        let b = board_from(&[
+            "....OX...", //
+            "....OX...",
+            "....OX...",
+            "....OX...",
+            "....OXXXX",
+            "...OO.XOO",
+            "...OXXXO.",
+            "...OXOOOX",
+            "...OXO.X.",
+        ]);
+        let e = estimate(&b);
+        assert_eq!(e.dead, pts(&b, &[(7, 5), (8, 5), (7, 6), (5, 7), (6, 7), (7, 7), (5, 8)]), "{e:?}");
+        assert!(e.seki_points.is_empty(), "{e:?}");
+        // GNU Go's seki_exotics/bent4_2.sgf: three white stones along the
+        // edge from the corner (the other shape, transposed).
+        let b = board_from(&[
+            ".....OX..", //
+            ".....OX..",
+            ".....OX..",
+            ".....OX..",
+            ".....OXX.",
+            "OOO..OX..",
+            "XXOOOOX..",
+            ".XXXXOX..",
+            "OOO.XOX..",
+        ]);
+        let e = estimate(&b);
+        assert_eq!(e.dead, pts(&b, &[(0, 6), (1, 6), (1, 7), (2, 7), (3, 7), (4, 7), (4, 8)]), "{e:?}");
+    }
+
+    #[test]
+    fn bent_four_shape_with_an_outside_liberty_stays_a_seki() {
+        // As above, but White's chain has a liberty at e1 outside the
+        // corner: not the bent four of the rules (and the playouts decide).
+        let b = board_from(&[
+            "....OX...", //
+            "....OX...",
+            "....OX...",
+            "....OX...",
+            "....OXXXX",
+            "...OO.XOO",
+            "...OXXXO.",
+            "...OXOOOX",
+            "...O.O.X.",
+        ]);
+        let est = Estimator::new(&b);
+        let mut dead = vec![false; est.chains.len()];
+        est.kill_bent_fours(&mut dead);
+        assert!(dead.iter().all(|d| !d));
+    }
+
+    #[test]
     fn same_answer_every_time_and_however_the_position_was_reached() {
         let rows = [
             ".XO.O.X..", //
@@ -1467,6 +1718,9 @@ mod tests {
             }
             if let Some(v) = get("LOCAL") {
                 p.local = v as u32;
+            }
+            if let Some(v) = get("GROUP") {
+                p.group = v != 0.0;
             }
             if let Some(v) = get("SELFATARI") {
                 p.self_atari = v as usize;
