@@ -508,9 +508,8 @@ impl Count {
         out
     }
 
-    /// Territory as the markup says: marked empty points and dead stones.
-    /// The marked points are territory as marked; so are the points of
-    /// dead stones found enclosed by it (not marked themselves).
+    /// Territory as the markup says: the marked points, and the points of
+    /// dead stones left unmarked inside a marked territory.
     fn territory_from_markup(&mut self, board: &Board, end: Node<'_>) {
         for (id, color) in [("TB", Color::Black), ("TW", Color::White)] {
             for pt in marked(board, end, id) {
