@@ -198,16 +198,17 @@ impl<'t> Parser<'t> {
     /// at its first `;`).
     fn game_tree(&mut self, opened: bool) -> GameTree {
         let open = self.pos;
-        // Room for about this game only: up to the next '(' (the next game
+        // Room for about this game only: up to the next tree, `(;` (the next game
         // of a collection, or this game's first variation: the tree grows
         // past that as needed), at most a megabyte, not for the rest of the
         // file. Reserving for the rest gave each game of a 200 MB
         // collection room for a megabyte: 4.9 GB and 4 times slower
         // (tests/hostile.rs). The scan stops at a '(' the parser reaches
-        // anyway, so over the file it costs one pass.
+        // anyway (see `next_tree_start`), so over the file it costs about
+        // one pass.
         let rest = &self.s[open + 1..];
         let window = &rest[..rest.len().min(1 << 20)];
-        let size = memchr::memchr(b'(', window).unwrap_or(window.len()) + 1;
+        let size = next_tree_start(window).unwrap_or(window.len()) + 1;
         let mut b = GameTreeBuilder::over_source(Arc::clone(self.source), size);
         b.set_offset(open as u32);
         let mut stack = vec![Frame { attach: None, last: None, has_variations: false }];
@@ -622,6 +623,23 @@ fn plain_value_end(s: &[u8], from: usize) -> Option<usize> {
     let from = from + short.len();
     let i = memchr::memchr3(b']', b'[', b'\\', s.get(from..)?)?;
     (s[from + i] == b']').then_some(from + i)
+}
+
+/// Where the next game or variation, `(;`, starts in `s`: a `(` followed
+/// (after white space) by `;`. A `(` in a value, such as the KGS
+/// `PC[... (KGS) ...]` in every root, is passed over: stopping there would
+/// size the game's records for its root alone. At most a few are, so the
+/// scan never runs far past a `(` the parser reaches anyway.
+fn next_tree_start(s: &[u8]) -> Option<usize> {
+    let mut from = 0;
+    for _ in 0..4 {
+        let at = from + memchr::memchr(b'(', &s[from..])?;
+        if s.get(skip_space(s, at + 1)) == Some(&b';') {
+            return Some(at);
+        }
+        from = at + 1;
+    }
+    memchr::memchr(b'(', &s[from..]).map(|i| from + i)
 }
 
 /// Skips white space from `pos`.
