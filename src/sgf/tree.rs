@@ -295,6 +295,23 @@ impl<'a> Node<'a> {
         self.children().count()
     }
 
+    /// For a node the parser marked as a plain move (see
+    /// [`GameTree::is_marked_plain_move`]): its one property, `B` or `W`,
+    /// and the two letters of its point, read without going through the
+    /// general views. `None` for any other node.
+    #[inline]
+    pub fn marked_plain_move(&self) -> Option<(Property<'a>, [u8; 2])> {
+        let tree = self.tree;
+        if !tree.is_marked_plain_move(NodeId(self.id)) {
+            return None;
+        }
+        let prop = Property { tree, index: self.data().props };
+        match *tree.bytes(tree.values.get(prop.data().values as usize)?.text) {
+            [x, y] => Some((prop, [x, y])),
+            _ => None,
+        }
+    }
+
     /// Properties in file order.
     #[inline]
     pub fn properties(&self) -> impl ExactSizeIterator<Item = Property<'a>> + Clone + use<'a> {
