@@ -119,6 +119,16 @@ pub struct Placed {
     pub suicided: usize,
 }
 
+/// What putting a stone down did, before captures.
+enum Put {
+    /// Left an enemy chain with no liberty.
+    Captures,
+    /// Captures nothing; the stone's chain has a liberty.
+    Breathes,
+    /// Captures nothing and leaves the stone's chain with no liberty.
+    Chokes,
+}
+
 /// Everything the board keeps about one point, side by side: a move
 /// reads a point's cell and its chain links together, so one record (one
 /// bounds check, one cache line) serves what four arrays did.
@@ -273,11 +283,15 @@ impl Board {
     /// stones removed by suicide.
     pub fn play_into(&mut self, color: Color, p: Pt, captured: &mut Vec<Pt>) -> usize {
         debug_assert_eq!(self.cell(p), Cell::Empty);
-        if self.put(color, p) {
-            self.capture_around(color, p, captured);
-        }
-        if self.head_of(p).libs != 0 {
-            return 0;
+        match self.put(color, p) {
+            Put::Breathes => return 0,
+            // A capture frees a point next to `p`: the new chain has a
+            // liberty, no need to look.
+            Put::Captures => {
+                self.capture_around(color, p, captured);
+                return 0;
+            }
+            Put::Chokes => {}
         }
         let mut own = Vec::new();
         self.remove_chain(p, &mut own);
@@ -299,11 +313,12 @@ impl Board {
     }
 
     /// Adds a stone and merges it with friendly neighbours; enemy chains
-    /// lose the liberty but are not captured here. Returns whether an
-    /// enemy chain was left with no liberty (to capture): most moves leave
-    /// none, and the caller need not look at the neighbours again.
+    /// lose the liberty but are not captured here. Tells whether an enemy
+    /// chain was left with no liberty (to capture: most moves leave none,
+    /// and the caller need not look at the neighbours again), else whether
+    /// the new stone's chain has a liberty.
     #[inline(always)]
-    fn put(&mut self, color: Color, p: Pt) -> bool {
+    fn put(&mut self, color: Color, p: Pt) -> Put {
         let pi = p as usize;
         let own = Cell::of(color);
         self.spots[pi] = Spot { cell: own, head: p, next: p, libs: 0, stones: 1 };
@@ -330,7 +345,13 @@ impl Board {
         }
         let h = self.spots[pi].head as usize;
         self.spots[h].libs += empties;
-        kills
+        if kills {
+            Put::Captures
+        } else if self.spots[h].libs != 0 {
+            Put::Breathes
+        } else {
+            Put::Chokes
+        }
     }
 
     /// Joins two chains (given by their heads), relabelling the smaller.

@@ -432,6 +432,7 @@ impl Replayer {
     /// Plays one move, reporting what the rules say of it. The reports
     /// are rare: they live in `#[cold]` functions of their own, which keeps
     /// this path, run for every move, short.
+    #[inline(always)]
     fn play(&mut self, color: Color, mv: Move, prop: Property<'_>) {
         if self.state.last_mover == Some(color) || self.state.passes >= 2 {
             self.out_of_turn(color, prop);
@@ -549,6 +550,7 @@ impl Replayer {
     }
 
     /// Superko (where the rules forbid recurrence) or repeated-position.
+    #[inline(always)]
     fn check_repetition(&mut self, color: Color, pt: Pt, prop: Property<'_>) {
         let key = self.key(color.opponent());
         let n = self.state.move_number;
