@@ -146,8 +146,8 @@ struct Spot {
 }
 
 impl Spot {
-    const BORDER: Spot = Spot { cell: Cell::Border, head: 0, next: 0, libs: 0, stones: 0 };
-    const EMPTY: Spot = Spot { cell: Cell::Empty, ..Spot::BORDER };
+    const EMPTY: Spot = Spot { cell: Cell::Empty, head: 0, next: 0, libs: 0, stones: 0 };
+    const BORDER: Spot = Spot { cell: Cell::Border, ..Spot::EMPTY };
 }
 
 /// A board position with its chains.
@@ -170,9 +170,16 @@ impl Board {
         }
         let stride = width + 2;
         let n = stride * (height + 2);
-        let mut spots = vec![Spot::BORDER; n];
-        for row in spots.chunks_exact_mut(stride).skip(1).take(height) {
-            row[1..=width].fill(Spot::EMPTY);
+        // An empty point is all zero: fill with those (a memset), then
+        // draw the border.
+        let mut spots = vec![Spot::EMPTY; n];
+        let (top, rest) = spots.split_at_mut(stride);
+        let (middle, bottom) = rest.split_at_mut(stride * height);
+        top.fill(Spot::BORDER);
+        bottom.fill(Spot::BORDER);
+        for row in middle.chunks_exact_mut(stride) {
+            row[0] = Spot::BORDER;
+            row[stride - 1] = Spot::BORDER;
         }
         Some(Board { width, height, stride, spots, hash: 0, prisoners: [0; 2] })
     }

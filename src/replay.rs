@@ -709,20 +709,25 @@ fn read_move(value: Value<'_>, size: BoardSize) -> Option<Move> {
 /// table kept at most half full, the key's low bits giving the slot, and
 /// one probe sequence per move both to look up and to insert.
 struct Seen {
-    /// (key, move); `FREE` as the move marks an empty slot (key 0 is a
-    /// real key: the empty board's).
-    slots: Vec<(u64, u32)>,
+    slots: Vec<Slot>,
     len: usize,
 }
 
-/// An empty slot's move number: no line has 4 billion moves.
-const FREE: u32 = u32::MAX;
+/// One slot of [`Seen`]. All zero is a free slot, so a new table is
+/// zeroed memory (one memset), not a loop writing a marker.
+#[derive(Clone, Copy, Default)]
+struct Slot {
+    key: u64,
+    /// The move that first reached `key`, plus one; 0 when the slot is
+    /// free (key 0 is a real key: the empty board's).
+    reached: u32,
+}
 
 impl Seen {
     /// A table for about `positions` keys before it needs to grow.
     fn with_capacity(positions: usize) -> Seen {
         let size = (2 * positions).next_power_of_two().max(16);
-        Seen { slots: vec![(0, FREE); size], len: 0 }
+        Seen { slots: vec![Slot::default(); size], len: 0 }
     }
 
     /// The slot holding `key`, or the free slot where it would go.
@@ -731,8 +736,8 @@ impl Seen {
         let mask = self.slots.len() - 1;
         let mut i = key as usize & mask;
         loop {
-            let (k, m) = self.slots[i];
-            if m == FREE || k == key {
+            let slot = self.slots[i];
+            if slot.reached == 0 || slot.key == key {
                 return i;
             }
             i = (i + 1) & mask;
@@ -743,12 +748,12 @@ impl Seen {
     /// recording `move_number` as that move.
     #[inline]
     fn first_or_insert(&mut self, key: u64, move_number: u32) -> Option<u32> {
-        debug_assert_ne!(move_number, FREE);
+        debug_assert_ne!(move_number, u32::MAX);
         let i = self.find(key);
-        if self.slots[i].1 != FREE {
-            return Some(self.slots[i].1);
+        if self.slots[i].reached != 0 {
+            return Some(self.slots[i].reached - 1);
         }
-        self.slots[i] = (key, move_number);
+        self.slots[i] = Slot { key, reached: move_number + 1 };
         self.len += 1;
         if 2 * self.len > self.slots.len() {
             self.grow();
@@ -761,26 +766,26 @@ impl Seen {
     /// own probe passes, so no later lookup stops early at it.
     fn remove(&mut self, key: u64) {
         let mut hole = self.find(key);
-        if self.slots[hole].1 == FREE {
+        if self.slots[hole].reached == 0 {
             return;
         }
         let mask = self.slots.len() - 1;
         let mut j = hole;
         loop {
             j = (j + 1) & mask;
-            let (k, m) = self.slots[j];
-            if m == FREE {
+            let slot = self.slots[j];
+            if slot.reached == 0 {
                 break;
             }
             // The entry at j may fill the hole when the hole lies on its
             // probe path, from its home slot up to j.
-            let home = k as usize & mask;
+            let home = slot.key as usize & mask;
             if j.wrapping_sub(home) & mask >= j.wrapping_sub(hole) & mask {
-                self.slots[hole] = self.slots[j];
+                self.slots[hole] = slot;
                 hole = j;
             }
         }
-        self.slots[hole] = (0, FREE);
+        self.slots[hole] = Slot::default();
         self.len -= 1;
     }
 
@@ -788,10 +793,10 @@ impl Seen {
     #[inline(never)]
     fn grow(&mut self) {
         let size = 2 * self.slots.len();
-        let old = std::mem::replace(&mut self.slots, vec![(0, FREE); size]);
-        for (key, m) in old.into_iter().filter(|&(_, m)| m != FREE) {
-            let i = self.find(key);
-            self.slots[i] = (key, m);
+        let old = std::mem::replace(&mut self.slots, vec![Slot::default(); size]);
+        for slot in old.into_iter().filter(|s| s.reached != 0) {
+            let i = self.find(slot.key);
+            self.slots[i] = slot;
         }
     }
 }

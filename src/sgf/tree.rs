@@ -306,7 +306,10 @@ impl<'a> Node<'a> {
             return None;
         }
         let prop = Property { tree, index: self.data().props };
-        match *tree.bytes(tree.values.get(prop.data().values as usize)?.text) {
+        // Marked nodes are `B[pd]` as the source writes them: the value
+        // starts two bytes after the one-letter identifier.
+        let at = prop.data().offset as usize + 2;
+        match *tree.source.as_bytes().get(at..at + 2)? {
             [x, y] => Some((prop, [x, y])),
             _ => None,
         }
@@ -645,7 +648,7 @@ impl GameTreeBuilder {
         let values = t.values.len() as u32;
         t.props.push(PropData { id: source_span(id.clone()), values, offset: id.start as u32, code });
         t.values.push(ValueData { text: source_span(value.clone()), offset: value.start as u32 - 1 });
-        self.mark_plain_move(node.0, plain_move);
+        self.mark_plain_move(node.0, plain_move, &id, &value);
         node
     }
 
@@ -665,15 +668,17 @@ impl GameTreeBuilder {
         t.nodes.push(NodeData { props, parent: node.wrapping_sub(1), first_child: NONE, next_sibling: NONE, offset: offset as u32 });
         t.props.push(PropData { id: source_span(id.clone()), values, offset: id.start as u32, code });
         t.values.push(ValueData { text: source_span(value.clone()), offset: value.start as u32 - 1 });
-        self.mark_plain_move(node, plain_move);
+        self.mark_plain_move(node, plain_move, &id, &value);
         NodeId(node)
     }
 
     /// Marks `node`, just added, as a plain move when `plain_move` (see
     /// [`GameTree::is_marked_plain_move`]): the parser has just read its
-    /// bytes and tells.
+    /// bytes and tells. Its value, two letters, follows its one-letter
+    /// identifier and `[` ([`Node::marked_plain_move`] reads it there).
     #[inline(always)]
-    fn mark_plain_move(&mut self, node: u32, plain_move: bool) {
+    fn mark_plain_move(&mut self, node: u32, plain_move: bool, id: &Range<usize>, value: &Range<usize>) {
+        debug_assert!(!plain_move || (id.len() == 1 && value.start == id.start + 2 && value.len() == 2));
         let word = node as usize / 64;
         match self.tree.plain_moves.get_mut(word) {
             Some(bits) => *bits |= (plain_move as u64) << (node % 64),
