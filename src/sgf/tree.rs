@@ -118,6 +118,21 @@ impl PropId {
         }
     }
 
+    /// How many identifiers have a number: 26 of one letter, 26 × 26 of two.
+    pub(crate) const NUMBERED: usize = 26 + 26 * 26;
+
+    /// The identifier as an index below [`PropId::NUMBERED`], for tables
+    /// and sets indexed by identifier; `None` for [`PropId::OTHER`].
+    #[inline]
+    pub(crate) fn index(self) -> Option<usize> {
+        let [first, second] = self.0.to_be_bytes();
+        match (first, second) {
+            (0, 0) => None,
+            (0, letter) => Some(usize::from(letter - b'A')),
+            (a, b) => Some(26 + usize::from(a - b'A') * 26 + usize::from(b - b'A')),
+        }
+    }
+
     const fn of_bytes(id: &[u8]) -> PropId {
         match *id {
             [a] if a.is_ascii_uppercase() => PropId(a as u16),
