@@ -422,6 +422,18 @@ impl Board {
 
     /// Recomputes every chain from the stones (after setup). O(board).
     pub fn rebuild_chains(&mut self) {
+        self.relink();
+    }
+
+    /// [`Board::rebuild_chains`], returning [`Board::dead_chains`]: found
+    /// among the stones just relinked, not by a second look at every point.
+    pub fn rebuild_chains_find_dead(&mut self) -> Vec<Pt> {
+        let stones = self.relink();
+        stones.into_iter().map(|(p, _)| p).filter(|&p| self.spots[p as usize].head == p && self.spots[p as usize].libs == 0).collect()
+    }
+
+    /// Rebuilds the chains; returns the stones, in index order (row by row).
+    fn relink(&mut self) -> Vec<(Pt, Color)> {
         // A set-up position holds few stones (a handicap, a problem): list
         // them, rather than copy every cell, then lift and replay them.
         let mut stones: Vec<(Pt, Color)> = Vec::new();
@@ -433,10 +445,11 @@ impl Board {
         }
         let hash = self.hash;
         // Index order is row by row, as `points()` gives them.
-        for (p, color) in stones {
+        for &(p, color) in &stones {
             self.put(color, p);
         }
         self.hash = hash;
+        stones
     }
 
     /// Chains with no liberty (possible only after setup), one point each,

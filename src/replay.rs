@@ -397,10 +397,9 @@ impl Replayer {
             return;
         }
         let board = &mut self.state.board;
-        board.rebuild_chains();
+        let dead = board.rebuild_chains_find_dead();
         self.state.ko = None;
         self.state.last_mover = None;
-        let dead = board.dead_chains();
         if let Some(&p) = dead.first() {
             let (x, y) = board.xy(p);
             let point = Point { x: x as u8, y: y as u8 };

@@ -678,9 +678,12 @@ fn lone_property_node(s: &[u8], at: usize) -> Option<Lone> {
         const FIXED: u64 = 0x0000_ff00_00ff_00ff; // bytes 0, 2 and 5
         const SHAPE: u64 = (b']' as u64) << 40 | (b'[' as u64) << 16 | b';' as u64;
         let byte = |i: u32| (w >> (8 * i)) as u8;
-        if w & FIXED == SHAPE && byte(1).is_ascii_uppercase() && !VALUE_STOP[byte(3) as usize] && !VALUE_STOP[byte(4) as usize] {
+        let (x, y) = (byte(3), byte(4));
+        // Two lower-case letters, the usual value, need no look-up in VALUE_STOP.
+        let letters = x.is_ascii_lowercase() && y.is_ascii_lowercase();
+        if w & FIXED == SHAPE && byte(1).is_ascii_uppercase() && (letters || !VALUE_STOP[x as usize] && !VALUE_STOP[y as usize]) {
             let code = PropId::of_upper(&[byte(1)]);
-            let plain_move = is_plain_move(code, byte(3), byte(4));
+            let plain_move = letters && matches!(code, PropId::B | PropId::W);
             if byte(6) == b'\n' && byte(7) == b';' {
                 return Some(Lone { code, open: at + 2, close: at + 5, after: at + 7, plain_move });
             }
