@@ -31,9 +31,9 @@ impl RuleOverrides {
             (Some(r), _) => (r, None),
             (None, Some(ru)) => match Rules::from_ru(ru) {
                 Some(r) => (r, None),
-                None => (Rules::preset("japanese").expect("preset"), Some(format!("RU[{ru}] is not a ruleset kifu knows; replayed under Japanese rules"))),
+                None => (Rules::JAPANESE, Some(format!("RU[{ru}] is not a ruleset kifu knows; replayed under Japanese rules"))),
             },
-            (None, None) => (Rules::preset("japanese").expect("preset"), Some("no RU[]: replayed under Japanese rules".to_string())),
+            (None, None) => (Rules::JAPANESE, Some("no RU[]: replayed under Japanese rules".to_string())),
         };
         if let Some(ko) = self.ko {
             rules.ko = ko;
