@@ -119,6 +119,16 @@ pub struct Placed {
     pub suicided: usize,
 }
 
+/// What putting a stone down did, before captures.
+enum Put {
+    /// Left an enemy chain with no liberty.
+    Captures,
+    /// Captures nothing; the stone's chain has a liberty.
+    Breathes,
+    /// Captures nothing and leaves the stone's chain with no liberty.
+    Chokes,
+}
+
 /// Everything the board keeps about one point, side by side: a move
 /// reads a point's cell and its chain links together, so one record (one
 /// bounds check, one cache line) serves what four arrays did.
@@ -136,8 +146,8 @@ struct Spot {
 }
 
 impl Spot {
-    const BORDER: Spot = Spot { cell: Cell::Border, head: 0, next: 0, libs: 0, stones: 0 };
-    const EMPTY: Spot = Spot { cell: Cell::Empty, ..Spot::BORDER };
+    const EMPTY: Spot = Spot { cell: Cell::Empty, head: 0, next: 0, libs: 0, stones: 0 };
+    const BORDER: Spot = Spot { cell: Cell::Border, ..Spot::EMPTY };
 }
 
 /// A board position with its chains.
@@ -160,9 +170,16 @@ impl Board {
         }
         let stride = width + 2;
         let n = stride * (height + 2);
-        let mut spots = vec![Spot::BORDER; n];
-        for row in spots.chunks_exact_mut(stride).skip(1).take(height) {
-            row[1..=width].fill(Spot::EMPTY);
+        // An empty point is all zero: fill with those (a memset), then
+        // draw the border.
+        let mut spots = vec![Spot::EMPTY; n];
+        let (top, rest) = spots.split_at_mut(stride);
+        let (middle, bottom) = rest.split_at_mut(stride * height);
+        top.fill(Spot::BORDER);
+        bottom.fill(Spot::BORDER);
+        for row in middle.chunks_exact_mut(stride) {
+            row[0] = Spot::BORDER;
+            row[stride - 1] = Spot::BORDER;
         }
         Some(Board { width, height, stride, spots, hash: 0, prisoners: [0; 2] })
     }
@@ -273,11 +290,15 @@ impl Board {
     /// stones removed by suicide.
     pub fn play_into(&mut self, color: Color, p: Pt, captured: &mut Vec<Pt>) -> usize {
         debug_assert_eq!(self.cell(p), Cell::Empty);
-        if self.put(color, p) {
-            self.capture_around(color, p, captured);
-        }
-        if self.head_of(p).libs != 0 {
-            return 0;
+        match self.put(color, p) {
+            Put::Breathes => return 0,
+            // A capture frees a point next to `p`: the new chain has a
+            // liberty, no need to look.
+            Put::Captures => {
+                self.capture_around(color, p, captured);
+                return 0;
+            }
+            Put::Chokes => {}
         }
         let mut own = Vec::new();
         self.remove_chain(p, &mut own);
@@ -299,11 +320,12 @@ impl Board {
     }
 
     /// Adds a stone and merges it with friendly neighbours; enemy chains
-    /// lose the liberty but are not captured here. Returns whether an
-    /// enemy chain was left with no liberty (to capture): most moves leave
-    /// none, and the caller need not look at the neighbours again.
+    /// lose the liberty but are not captured here. Tells whether an enemy
+    /// chain was left with no liberty (to capture: most moves leave none,
+    /// and the caller need not look at the neighbours again), else whether
+    /// the new stone's chain has a liberty.
     #[inline(always)]
-    fn put(&mut self, color: Color, p: Pt) -> bool {
+    fn put(&mut self, color: Color, p: Pt) -> Put {
         let pi = p as usize;
         let own = Cell::of(color);
         self.spots[pi] = Spot { cell: own, head: p, next: p, libs: 0, stones: 1 };
@@ -330,7 +352,13 @@ impl Board {
         }
         let h = self.spots[pi].head as usize;
         self.spots[h].libs += empties;
-        kills
+        if kills {
+            Put::Captures
+        } else if self.spots[h].libs != 0 {
+            Put::Breathes
+        } else {
+            Put::Chokes
+        }
     }
 
     /// Joins two chains (given by their heads), relabelling the smaller.
@@ -394,6 +422,18 @@ impl Board {
 
     /// Recomputes every chain from the stones (after setup). O(board).
     pub fn rebuild_chains(&mut self) {
+        self.relink();
+    }
+
+    /// [`Board::rebuild_chains`], returning [`Board::dead_chains`]: found
+    /// among the stones just relinked, not by a second look at every point.
+    pub fn rebuild_chains_find_dead(&mut self) -> Vec<Pt> {
+        let stones = self.relink();
+        stones.into_iter().map(|(p, _)| p).filter(|&p| self.spots[p as usize].head == p && self.spots[p as usize].libs == 0).collect()
+    }
+
+    /// Rebuilds the chains; returns the stones, in index order (row by row).
+    fn relink(&mut self) -> Vec<(Pt, Color)> {
         // A set-up position holds few stones (a handicap, a problem): list
         // them, rather than copy every cell, then lift and replay them.
         let mut stones: Vec<(Pt, Color)> = Vec::new();
@@ -405,10 +445,11 @@ impl Board {
         }
         let hash = self.hash;
         // Index order is row by row, as `points()` gives them.
-        for (p, color) in stones {
+        for &(p, color) in &stones {
             self.put(color, p);
         }
         self.hash = hash;
+        stones
     }
 
     /// Chains with no liberty (possible only after setup), one point each,

@@ -31,9 +31,9 @@ impl RuleOverrides {
             (Some(r), _) => (r, None),
             (None, Some(ru)) => match Rules::from_ru(ru) {
                 Some(r) => (r, None),
-                None => (Rules::preset("japanese").expect("preset"), Some(format!("RU[{ru}] is not a ruleset kifu knows; replayed under Japanese rules"))),
+                None => (Rules::JAPANESE, Some(format!("RU[{ru}] is not a ruleset kifu knows; replayed under Japanese rules"))),
             },
-            (None, None) => (Rules::preset("japanese").expect("preset"), Some("no RU[]: replayed under Japanese rules".to_string())),
+            (None, None) => (Rules::JAPANESE, Some("no RU[]: replayed under Japanese rules".to_string())),
         };
         if let Some(ko) = self.ko {
             rules.ko = ko;
@@ -240,33 +240,20 @@ impl Replayer {
     }
 
     fn walk<'a>(&mut self, game: &'a GameTree, implicit_handicap: &[Point]) {
+        let root = game.root();
+        self.visit(root);
+        if !implicit_handicap.is_empty() {
+            self.place_handicap(implicit_handicap);
+        }
         let mut branches: Vec<Branch<'a>> = Vec::new();
-        let mut current = Some(game.root());
+        let mut current = self.descend(root, &mut branches);
         loop {
             if let Some(node) = current {
-                self.visit(node);
-                if node.parent().is_none() && !implicit_handicap.is_empty() {
-                    self.place_handicap(implicit_handicap);
+                match node.marked_plain_move() {
+                    Some((prop, letters)) => self.plain_move(prop, letters),
+                    None => self.visit(node),
                 }
-                let mut children = node.children();
-                current = match (children.next(), children.next()) {
-                    (None, _) => None,
-                    (Some(only), None) => Some(only),
-                    (Some(first), Some(_)) => {
-                        let mut rest = node.children();
-                        rest.next();
-                        branches.push(Branch {
-                            state: self.state.clone(),
-                            history_len: self.history.len(),
-                            path_len: self.path.len(),
-                            children: rest,
-                            next_index: 1,
-                        });
-                        self.path.push(0);
-                        self.in_branch = true;
-                        Some(first)
-                    }
-                };
+                current = self.descend(node, &mut branches);
                 continue;
             }
             let Some(branch) = branches.last_mut() else { break };
@@ -287,6 +274,26 @@ impl Replayer {
                 }
             }
         }
+    }
+
+    /// The node to visit after `node`, just visited: its first child. When
+    /// it has more, the position is saved for the others first.
+    #[inline(always)]
+    fn descend<'a>(&mut self, node: Node<'a>, branches: &mut Vec<Branch<'a>>) -> Option<Node<'a>> {
+        let mut children = node.children();
+        let first = children.next()?;
+        if children.clone().next().is_some() {
+            self.open_branch(children, branches);
+        }
+        Some(first)
+    }
+
+    /// Saves the position for `others`, the children after the first.
+    #[inline(never)]
+    fn open_branch<'a>(&mut self, others: Children<'a>, branches: &mut Vec<Branch<'a>>) {
+        branches.push(Branch { state: self.state.clone(), history_len: self.history.len(), path_len: self.path.len(), children: others, next_index: 1 });
+        self.path.push(0);
+        self.in_branch = true;
     }
 
     fn visit(&mut self, node: Node<'_>) {
@@ -323,6 +330,20 @@ impl Replayer {
         }
     }
 
+    /// A node the parser marked as one move on a point, `;B[pd]`, the
+    /// commonest by far: played from the letters in hand.
+    #[inline]
+    fn plain_move(&mut self, prop: Property<'_>, [x, y]: [u8; 2]) {
+        let color = if prop.code() == PropId::B { Color::Black } else { Color::White };
+        if x == b't' && y == b't' {
+            // A pass up to 19x19, a point beyond: the general reading decides.
+            return self.visit_move(color, prop, false);
+        }
+        self.state.move_number += 1;
+        self.moves += 1;
+        self.play(color, Move::Play(Point { x: x - b'a', y: y - b'a' }), prop);
+    }
+
     /// Replays one B or W property; `forced`: the node has KO[].
     #[inline]
     fn visit_move(&mut self, color: Color, prop: Property<'_>, forced: bool) {
@@ -332,7 +353,7 @@ impl Replayer {
         let start = self.diagnostics.len();
         // An unreadable move is reported by the property checks.
         if let Some(mv) = read_move(value, self.size) {
-            self.play(color, mv, value, prop.offset());
+            self.play(color, mv, prop);
         }
         if forced {
             self.forced(start);
@@ -376,10 +397,9 @@ impl Replayer {
             return;
         }
         let board = &mut self.state.board;
-        board.rebuild_chains();
+        let dead = board.rebuild_chains_find_dead();
         self.state.ko = None;
         self.state.last_mover = None;
-        let dead = board.dead_chains();
         if let Some(&p) = dead.first() {
             let (x, y) = board.xy(p);
             let point = Point { x: x as u8, y: y as u8 };
@@ -411,9 +431,10 @@ impl Replayer {
     /// Plays one move, reporting what the rules say of it. The reports
     /// are rare: they live in `#[cold]` functions of their own, which keeps
     /// this path, run for every move, short.
-    fn play(&mut self, color: Color, mv: Move, value: Value<'_>, offset: u32) {
+    #[inline(always)]
+    fn play(&mut self, color: Color, mv: Move, prop: Property<'_>) {
         if self.state.last_mover == Some(color) || self.state.passes >= 2 {
-            self.out_of_turn(color, value, offset);
+            self.out_of_turn(color, prop);
         }
         self.state.last_mover = Some(color);
         let point = match mv {
@@ -428,13 +449,13 @@ impl Replayer {
         };
         self.state.passes = 0;
         let Some(pt) = self.state.board.point(point.x as usize, point.y as usize) else {
-            return self.off_board(color, value, offset);
+            return self.off_board(color, prop);
         };
         if self.state.board.cell(pt) != Cell::Empty {
-            return self.occupied(color, point, pt, value, offset);
+            return self.occupied(color, point, pt, prop);
         }
         if self.state.ko == Some((pt, color)) {
-            self.ko_retaken(color, point, pt, value, offset);
+            self.ko_retaken(color, point, pt, prop);
         }
         self.captured.clear();
         let suicided = self.state.board.play_into(color, pt, &mut self.captured);
@@ -442,27 +463,28 @@ impl Replayer {
             [single] if self.state.board.chain_len(pt) == 1 && self.single_liberty(pt) => Some((*single, color.opponent())),
             _ => None,
         };
-        if suicided > 0 && !self.suicide(color, point, pt, suicided, value, offset) {
+        if suicided > 0 && !self.suicide(color, point, pt, suicided, prop) {
             // The forbidden suicide is the error; the position it leaves is no news.
             self.state.ko = None;
             return;
         }
-        self.check_repetition(color, pt, offset, value);
+        self.check_repetition(color, pt, prop);
     }
 
     /// `double-move` and `move-after-end`.
     #[cold]
     #[inline(never)]
-    fn out_of_turn(&mut self, color: Color, value: Value<'_>, offset: u32) {
+    fn out_of_turn(&mut self, color: Color, prop: Property<'_>) {
+        let (text, offset) = (move_text(prop), prop.offset());
         let n = self.state.move_number;
         if self.state.last_mover == Some(color) {
             let msg = format!("{} moves twice in a row (move {n})", color.name());
-            self.report(Code::DoubleMove, offset, msg, color, value.text(), None);
+            self.report(Code::DoubleMove, offset, msg, color, text, None);
         }
         if self.state.passes >= 2 {
             let msg = format!("{} plays after the game ended with two passes (move {n})", color.name());
             let resumption_allowed = self.rules.resumption_allowed;
-            let d = self.report(Code::MoveAfterEnd, offset, msg, color, value.text(), None);
+            let d = self.report(Code::MoveAfterEnd, offset, msg, color, text, None);
             if resumption_allowed {
                 d.severity = Severity::Info;
                 d.message.push_str(": play resumed, as Japanese Art. 9 allows");
@@ -474,43 +496,46 @@ impl Replayer {
 
     #[cold]
     #[inline(never)]
-    fn off_board(&mut self, color: Color, value: Value<'_>, offset: u32) {
+    fn off_board(&mut self, color: Color, prop: Property<'_>) {
+        let (text, offset) = (move_text(prop), prop.offset());
         let n = self.state.move_number;
-        let text = value.text();
         let msg = format!("{} plays at {text}, outside the {}x{} board (move {n})", color.name(), self.size.width, self.size.height);
         self.report(Code::OffBoard, offset, msg, color, text, None);
     }
 
     #[cold]
     #[inline(never)]
-    fn occupied(&mut self, color: Color, point: Point, pt: Pt, value: Value<'_>, offset: u32) {
+    fn occupied(&mut self, color: Color, point: Point, pt: Pt, prop: Property<'_>) {
+        let (text, offset) = (move_text(prop), prop.offset());
         let n = self.state.move_number;
         let at = self.describe(point);
         let msg = format!("{} plays at {at}, which already holds a stone (move {n})", color.name());
         let picture = self.picture(pt);
-        self.report(Code::OccupiedPoint, offset, msg, color, value.text(), Some(picture));
+        self.report(Code::OccupiedPoint, offset, msg, color, text, Some(picture));
     }
 
     #[cold]
     #[inline(never)]
-    fn ko_retaken(&mut self, color: Color, point: Point, pt: Pt, value: Value<'_>, offset: u32) {
+    fn ko_retaken(&mut self, color: Color, point: Point, pt: Pt, prop: Property<'_>) {
+        let (text, offset) = (move_text(prop), prop.offset());
         let n = self.state.move_number;
         let at = self.describe(point);
         let msg = format!("{} retakes the ko at {at} at once (move {n})", color.name());
         let picture = self.picture(pt);
-        self.report(Code::Ko, offset, msg, color, value.text(), Some(picture));
+        self.report(Code::Ko, offset, msg, color, text, Some(picture));
     }
 
     /// Reports a suicide of `stones` stones; returns whether the rules allow it.
     #[cold]
     #[inline(never)]
-    fn suicide(&mut self, color: Color, point: Point, pt: Pt, stones: usize, value: Value<'_>, offset: u32) -> bool {
+    fn suicide(&mut self, color: Color, point: Point, pt: Pt, stones: usize, prop: Property<'_>) -> bool {
+        let (text, offset) = (move_text(prop), prop.offset());
         let n = self.state.move_number;
         let at = self.describe(point);
         let msg = format!("{} plays at {at}, leaving its own {stones} stone{} without liberty (move {n})", color.name(), if stones == 1 { "" } else { "s" });
         let picture = self.picture(pt);
         let allowed = self.rules.suicide_allowed(stones).then(|| format!(": allowed under {} rules", self.rules.name));
-        let d = self.report(Code::Suicide, offset, msg, color, value.text(), Some(picture));
+        let d = self.report(Code::Suicide, offset, msg, color, text, Some(picture));
         let Some(note) = allowed else { return false };
         d.severity = Severity::Info;
         d.message.push_str(&note);
@@ -524,20 +549,22 @@ impl Replayer {
     }
 
     /// Superko (where the rules forbid recurrence) or repeated-position.
-    fn check_repetition(&mut self, color: Color, pt: Pt, offset: u32, value: Value<'_>) {
+    #[inline(always)]
+    fn check_repetition(&mut self, color: Color, pt: Pt, prop: Property<'_>) {
         let key = self.key(color.opponent());
         let n = self.state.move_number;
         let Some(first) = self.seen.first_or_insert(key, n) else {
             self.keep_history(key);
             return;
         };
-        self.repetition(color, pt, offset, value, first);
+        self.repetition(color, pt, prop, first);
     }
 
     /// Reports the return to the position first reached at move `first`.
     #[cold]
     #[inline(never)]
-    fn repetition(&mut self, color: Color, pt: Pt, offset: u32, value: Value<'_>, first: u32) {
+    fn repetition(&mut self, color: Color, pt: Pt, prop: Property<'_>, first: u32) {
+        let (text, offset) = (move_text(prop), prop.offset());
         let n = self.state.move_number;
         let already_ko = self.diagnostics.last().is_some_and(|d| d.code == Code::Ko && d.move_number == Some(n));
         let cycle = n - first;
@@ -549,7 +576,7 @@ impl Replayer {
                     "move {n} repeats the whole-board position first reached at {reached} (a cycle of {cycle} moves); under {} rules the game may end with no result",
                     self.rules.name
                 );
-                self.report(Code::RepeatedPosition, offset, msg, color, value.text(), None);
+                self.report(Code::RepeatedPosition, offset, msg, color, text, None);
             }
             KoRule::Positional | KoRule::Situational if !already_ko => {
                 let kind = if self.rules.ko == KoRule::Positional { "positional" } else { "situational" };
@@ -557,7 +584,7 @@ impl Replayer {
                 let at = self.describe(Point { x: x as u8, y: y as u8 });
                 let msg = format!("{} at {at} recreates the position of {reached} ({kind} superko, a cycle of {cycle} moves; move {n})", color.name());
                 let picture = self.picture(pt);
-                self.report(Code::Superko, offset, msg, color, value.text(), Some(picture));
+                self.report(Code::Superko, offset, msg, color, text, Some(picture));
             }
             _ => {}
         }
@@ -658,6 +685,11 @@ fn move_color(prop: Property<'_>) -> Option<Color> {
     }
 }
 
+/// The text of a move property that was played (it has a value).
+fn move_text(prop: Property<'_>) -> &str {
+    prop.first().unwrap_or_default()
+}
+
 /// A move value: the common two lower-case letters read directly, the rest
 /// by `props::parse_move` (passes, upper-case letters, errors).
 fn read_move(value: Value<'_>, size: BoardSize) -> Option<Move> {
@@ -676,20 +708,25 @@ fn read_move(value: Value<'_>, size: BoardSize) -> Option<Move> {
 /// table kept at most half full, the key's low bits giving the slot, and
 /// one probe sequence per move both to look up and to insert.
 struct Seen {
-    /// (key, move); `FREE` as the move marks an empty slot (key 0 is a
-    /// real key: the empty board's).
-    slots: Vec<(u64, u32)>,
+    slots: Vec<Slot>,
     len: usize,
 }
 
-/// An empty slot's move number: no line has 4 billion moves.
-const FREE: u32 = u32::MAX;
+/// One slot of [`Seen`]. All zero is a free slot, so a new table is
+/// zeroed memory (one memset), not a loop writing a marker.
+#[derive(Clone, Copy, Default)]
+struct Slot {
+    key: u64,
+    /// The move that first reached `key`, plus one; 0 when the slot is
+    /// free (key 0 is a real key: the empty board's).
+    reached: u32,
+}
 
 impl Seen {
     /// A table for about `positions` keys before it needs to grow.
     fn with_capacity(positions: usize) -> Seen {
         let size = (2 * positions).next_power_of_two().max(16);
-        Seen { slots: vec![(0, FREE); size], len: 0 }
+        Seen { slots: vec![Slot::default(); size], len: 0 }
     }
 
     /// The slot holding `key`, or the free slot where it would go.
@@ -698,8 +735,8 @@ impl Seen {
         let mask = self.slots.len() - 1;
         let mut i = key as usize & mask;
         loop {
-            let (k, m) = self.slots[i];
-            if m == FREE || k == key {
+            let slot = self.slots[i];
+            if slot.reached == 0 || slot.key == key {
                 return i;
             }
             i = (i + 1) & mask;
@@ -710,12 +747,12 @@ impl Seen {
     /// recording `move_number` as that move.
     #[inline]
     fn first_or_insert(&mut self, key: u64, move_number: u32) -> Option<u32> {
-        debug_assert_ne!(move_number, FREE);
+        debug_assert_ne!(move_number, u32::MAX);
         let i = self.find(key);
-        if self.slots[i].1 != FREE {
-            return Some(self.slots[i].1);
+        if self.slots[i].reached != 0 {
+            return Some(self.slots[i].reached - 1);
         }
-        self.slots[i] = (key, move_number);
+        self.slots[i] = Slot { key, reached: move_number + 1 };
         self.len += 1;
         if 2 * self.len > self.slots.len() {
             self.grow();
@@ -728,26 +765,26 @@ impl Seen {
     /// own probe passes, so no later lookup stops early at it.
     fn remove(&mut self, key: u64) {
         let mut hole = self.find(key);
-        if self.slots[hole].1 == FREE {
+        if self.slots[hole].reached == 0 {
             return;
         }
         let mask = self.slots.len() - 1;
         let mut j = hole;
         loop {
             j = (j + 1) & mask;
-            let (k, m) = self.slots[j];
-            if m == FREE {
+            let slot = self.slots[j];
+            if slot.reached == 0 {
                 break;
             }
             // The entry at j may fill the hole when the hole lies on its
             // probe path, from its home slot up to j.
-            let home = k as usize & mask;
+            let home = slot.key as usize & mask;
             if j.wrapping_sub(home) & mask >= j.wrapping_sub(hole) & mask {
-                self.slots[hole] = self.slots[j];
+                self.slots[hole] = slot;
                 hole = j;
             }
         }
-        self.slots[hole] = (0, FREE);
+        self.slots[hole] = Slot::default();
         self.len -= 1;
     }
 
@@ -755,10 +792,10 @@ impl Seen {
     #[inline(never)]
     fn grow(&mut self) {
         let size = 2 * self.slots.len();
-        let old = std::mem::replace(&mut self.slots, vec![(0, FREE); size]);
-        for (key, m) in old.into_iter().filter(|&(_, m)| m != FREE) {
-            let i = self.find(key);
-            self.slots[i] = (key, m);
+        let old = std::mem::replace(&mut self.slots, vec![Slot::default(); size]);
+        for slot in old.into_iter().filter(|s| s.reached != 0) {
+            let i = self.find(slot.key);
+            self.slots[i] = slot;
         }
     }
 }

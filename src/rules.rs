@@ -129,6 +129,10 @@ const ALIASES: &[(&str, &str)] = &[
 ];
 
 impl Rules {
+    /// The Japanese preset: what a game is replayed under when its `RU[]`
+    /// does not decide (no look-up by name).
+    pub const JAPANESE: Rules = JAPANESE;
+
     /// A preset by its canonical name or any alias.
     pub fn preset(name: &str) -> Option<Rules> {
         let key: String = name.chars().filter(|c| !matches!(c, ' ' | '-' | '_' | '.')).flat_map(char::to_lowercase).collect();

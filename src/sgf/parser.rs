@@ -198,16 +198,17 @@ impl<'t> Parser<'t> {
     /// at its first `;`).
     fn game_tree(&mut self, opened: bool) -> GameTree {
         let open = self.pos;
-        // Room for about this game only: up to the next '(' (the next game
+        // Room for about this game only: up to the next tree, `(;` (the next game
         // of a collection, or this game's first variation: the tree grows
         // past that as needed), at most a megabyte, not for the rest of the
         // file. Reserving for the rest gave each game of a 200 MB
         // collection room for a megabyte: 4.9 GB and 4 times slower
         // (tests/hostile.rs). The scan stops at a '(' the parser reaches
-        // anyway, so over the file it costs one pass.
+        // anyway (see `next_tree_start`), so over the file it costs about
+        // one pass.
         let rest = &self.s[open + 1..];
         let window = &rest[..rest.len().min(1 << 20)];
-        let size = memchr::memchr(b'(', window).unwrap_or(window.len()) + 1;
+        let size = next_tree_start(window).unwrap_or(window.len()) + 1;
         let mut b = GameTreeBuilder::over_source(Arc::clone(self.source), size);
         b.set_offset(open as u32);
         let mut stack = vec![Frame { attach: None, last: None, has_variations: false }];
@@ -624,6 +625,23 @@ fn plain_value_end(s: &[u8], from: usize) -> Option<usize> {
     (s[from + i] == b']').then_some(from + i)
 }
 
+/// Where the next game or variation, `(;`, starts in `s`: a `(` followed
+/// (after white space) by `;`. A `(` in a value, such as the KGS
+/// `PC[... (KGS) ...]` in every root, is passed over: stopping there would
+/// size the game's records for its root alone. At most a few are, so the
+/// scan never runs far past a `(` the parser reaches anyway.
+fn next_tree_start(s: &[u8]) -> Option<usize> {
+    let mut from = 0;
+    for _ in 0..4 {
+        let at = from + memchr::memchr(b'(', &s[from..])?;
+        if s.get(skip_space(s, at + 1)) == Some(&b';') {
+            return Some(at);
+        }
+        from = at + 1;
+    }
+    memchr::memchr(b'(', &s[from..]).map(|i| from + i)
+}
+
 /// Skips white space from `pos`.
 #[inline]
 fn skip_space(s: &[u8], mut pos: usize) -> usize {
@@ -660,9 +678,12 @@ fn lone_property_node(s: &[u8], at: usize) -> Option<Lone> {
         const FIXED: u64 = 0x0000_ff00_00ff_00ff; // bytes 0, 2 and 5
         const SHAPE: u64 = (b']' as u64) << 40 | (b'[' as u64) << 16 | b';' as u64;
         let byte = |i: u32| (w >> (8 * i)) as u8;
-        if w & FIXED == SHAPE && byte(1).is_ascii_uppercase() && !VALUE_STOP[byte(3) as usize] && !VALUE_STOP[byte(4) as usize] {
+        let (x, y) = (byte(3), byte(4));
+        // Two lower-case letters, the usual value, need no look-up in VALUE_STOP.
+        let letters = x.is_ascii_lowercase() && y.is_ascii_lowercase();
+        if w & FIXED == SHAPE && byte(1).is_ascii_uppercase() && (letters || !VALUE_STOP[x as usize] && !VALUE_STOP[y as usize]) {
             let code = PropId::of_upper(&[byte(1)]);
-            let plain_move = is_plain_move(code, byte(3), byte(4));
+            let plain_move = letters && matches!(code, PropId::B | PropId::W);
             if byte(6) == b'\n' && byte(7) == b';' {
                 return Some(Lone { code, open: at + 2, close: at + 5, after: at + 7, plain_move });
             }

@@ -639,18 +639,19 @@ pub fn property_info(id: &str) -> Option<&'static PropInfo> {
 /// catalogued identifier is one or two upper-case letters, so
 /// [`PropId::OTHER`] is none of them.
 pub fn property_info_by_code(code: PropId) -> Option<&'static PropInfo> {
-    // The catalogue's indices in the order of their numbers, built once:
-    // a search compares integers, not strings.
-    static BY_CODE: OnceLock<Vec<(PropId, usize)>> = OnceLock::new();
+    // The catalogue's index (plus one; 0 for none) by identifier, built
+    // once: a look-up is one load.
+    static BY_CODE: OnceLock<[u8; PropId::NUMBERED]> = OnceLock::new();
     let by_code = BY_CODE.get_or_init(|| {
-        let mut v: Vec<(PropId, usize)> = PROPERTIES.iter().enumerate().map(|(i, p)| (PropId::new(p.id), i)).collect();
-        v.sort_unstable();
-        v
+        let mut table = [0; PropId::NUMBERED];
+        for (i, p) in PROPERTIES.iter().enumerate() {
+            let slot = PropId::new(p.id).index().expect("catalogued identifiers are numbered");
+            table[slot] = u8::try_from(i + 1).expect("fewer than 255 properties");
+        }
+        table
     });
-    if code == PropId::OTHER {
-        return None;
-    }
-    by_code.binary_search_by_key(&code, |&(c, _)| c).ok().map(|i| &PROPERTIES[by_code[i].1])
+    let i = usize::from(by_code[code.index()?]);
+    i.checked_sub(1).map(|i| &PROPERTIES[i])
 }
 
 /// Checks that one value of a known property has the form its type

@@ -118,6 +118,21 @@ impl PropId {
         }
     }
 
+    /// How many identifiers have a number: 26 of one letter, 26 × 26 of two.
+    pub(crate) const NUMBERED: usize = 26 + 26 * 26;
+
+    /// The identifier as an index below [`PropId::NUMBERED`], for tables
+    /// and sets indexed by identifier; `None` for [`PropId::OTHER`].
+    #[inline]
+    pub(crate) fn index(self) -> Option<usize> {
+        let [first, second] = self.0.to_be_bytes();
+        match (first, second) {
+            (0, 0) => None,
+            (0, letter) => Some(usize::from(letter - b'A')),
+            (a, b) => Some(26 + usize::from(a - b'A') * 26 + usize::from(b - b'A')),
+        }
+    }
+
     const fn of_bytes(id: &[u8]) -> PropId {
         match *id {
             [a] if a.is_ascii_uppercase() => PropId(a as u16),
@@ -293,6 +308,26 @@ impl<'a> Node<'a> {
 
     pub fn child_count(&self) -> usize {
         self.children().count()
+    }
+
+    /// For a node the parser marked as a plain move (see
+    /// [`GameTree::is_marked_plain_move`]): its one property, `B` or `W`,
+    /// and the two letters of its point, read without going through the
+    /// general views. `None` for any other node.
+    #[inline]
+    pub fn marked_plain_move(&self) -> Option<(Property<'a>, [u8; 2])> {
+        let tree = self.tree;
+        if !tree.is_marked_plain_move(NodeId(self.id)) {
+            return None;
+        }
+        let prop = Property { tree, index: self.data().props };
+        // Marked nodes are `B[pd]` as the source writes them: the value
+        // starts two bytes after the one-letter identifier.
+        let at = prop.data().offset as usize + 2;
+        match *tree.source.as_bytes().get(at..at + 2)? {
+            [x, y] => Some((prop, [x, y])),
+            _ => None,
+        }
     }
 
     /// Properties in file order.
@@ -628,7 +663,7 @@ impl GameTreeBuilder {
         let values = t.values.len() as u32;
         t.props.push(PropData { id: source_span(id.clone()), values, offset: id.start as u32, code });
         t.values.push(ValueData { text: source_span(value.clone()), offset: value.start as u32 - 1 });
-        self.mark_plain_move(node.0, plain_move);
+        self.mark_plain_move(node.0, plain_move, &id, &value);
         node
     }
 
@@ -648,15 +683,17 @@ impl GameTreeBuilder {
         t.nodes.push(NodeData { props, parent: node.wrapping_sub(1), first_child: NONE, next_sibling: NONE, offset: offset as u32 });
         t.props.push(PropData { id: source_span(id.clone()), values, offset: id.start as u32, code });
         t.values.push(ValueData { text: source_span(value.clone()), offset: value.start as u32 - 1 });
-        self.mark_plain_move(node, plain_move);
+        self.mark_plain_move(node, plain_move, &id, &value);
         NodeId(node)
     }
 
     /// Marks `node`, just added, as a plain move when `plain_move` (see
     /// [`GameTree::is_marked_plain_move`]): the parser has just read its
-    /// bytes and tells.
+    /// bytes and tells. Its value, two letters, follows its one-letter
+    /// identifier and `[` ([`Node::marked_plain_move`] reads it there).
     #[inline(always)]
-    fn mark_plain_move(&mut self, node: u32, plain_move: bool) {
+    fn mark_plain_move(&mut self, node: u32, plain_move: bool, id: &Range<usize>, value: &Range<usize>) {
+        debug_assert!(!plain_move || (id.len() == 1 && value.start == id.start + 2 && value.len() == 2));
         let word = node as usize / 64;
         match self.tree.plain_moves.get_mut(word) {
             Some(bits) => *bits |= (plain_move as u64) << (node % 64),

@@ -71,6 +71,20 @@ fn same_id(a: Property<'_>, b: Property<'_>) -> bool {
     a.code() == b.code() && (a.code() != PropId::OTHER || a.id() == b.id())
 }
 
+/// A set of numbered identifiers (see [`PropId::index`]).
+#[derive(Default)]
+struct IdSet([u64; PropId::NUMBERED.div_ceil(64)]);
+
+impl IdSet {
+    /// Adds an identifier; `false` when it was already there.
+    fn insert(&mut self, id: usize) -> bool {
+        let (word, bit) = (id / 64, 1u64 << (id % 64));
+        let fresh = self.0[word] & bit == 0;
+        self.0[word] |= bit;
+        fresh
+    }
+}
+
 /// Properties whose points must be distinct within a node (`FF[4]`).
 fn point_group(id: PropId) -> Option<(usize, &'static str)> {
     match id {
@@ -145,9 +159,16 @@ impl Checker {
             this.push(Code::DuplicateProperty, prop.offset(), message);
         };
         if n <= 64 {
+            // Numbered identifiers in two sets (seen, seen twice); the
+            // others, rare, compared as text with those before them.
+            let mut once = IdSet::default();
+            let mut twice = IdSet::default();
             for (i, prop) in node.properties().enumerate() {
-                let earlier = node.properties().take(i).filter(|p| same_id(*p, prop)).count();
-                if earlier == 1 && !prop.id().is_empty() {
+                let second = match prop.code().index() {
+                    Some(id) => !once.insert(id) && twice.insert(id),
+                    None => node.properties().take(i).filter(|p| same_id(*p, prop)).count() == 1,
+                };
+                if second && !prop.id().is_empty() {
                     report(self, prop);
                 }
             }
@@ -169,12 +190,14 @@ impl Checker {
         if is_plain_move(prop) {
             return;
         }
-        let id = prop.id();
-        if !id.bytes().any(|b| b.is_ascii_uppercase()) {
-            // No identifier, or no upper-case letter: the parser reported it.
+        // No identifier, or no upper-case letter: the parser reported it.
+        // (A numbered identifier is upper-case letters.)
+        let code = prop.code();
+        if code == PropId::OTHER && !prop.id().bytes().any(|b| b.is_ascii_uppercase()) {
             return;
         }
-        let Some(info) = property_info_by_code(prop.code()) else {
+        // From here on the identifier is `info.id`.
+        let Some(info) = property_info_by_code(code) else {
             let message = format!("unknown property {}: not part of SGF FF[4] for Go", excerpt_id(prop.written_id()));
             self.push(Code::UnknownProperty, prop.offset(), message);
             return;
@@ -183,7 +206,7 @@ impl Checker {
             // Outside an FF[1]-FF[3] file the identifier often means
             // something else (Fox writes TC[] for its time control): its
             // value is not held to the old type.
-            let message = format!("{id} ({}) is an FF[1]-FF[3] property, not part of FF[4]", info.name);
+            let message = format!("{} ({}) is an FF[1]-FF[3] property, not part of FF[4]", info.id, info.name);
             self.push(Code::UnknownProperty, prop.offset(), message);
             return;
         }
@@ -196,7 +219,7 @@ impl Checker {
             return; // missing-value, reported by the parser
         }
         if !info.list && count > 1 {
-            let message = format!("{}: {id} takes one value, found {count}", shown(prop));
+            let message = format!("{}: {} takes one value, found {count}", shown(prop), info.id);
             self.push(Code::InvalidValue, prop.offset(), message);
         }
         self.values(prop, info, is_root);
