@@ -207,7 +207,7 @@ mod tests {
     }
 
     fn moves() -> Vec<(u8, u8)> {
-        (0..30u8).map(|i| ((i * 7) % 19, (i * 11 + 3) % 19)).collect()
+        (0..30u32).map(|i| ((i * 7 % 19) as u8, ((i * 11 + 3) % 19) as u8)).collect()
     }
 
     #[test]
