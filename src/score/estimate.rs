@@ -33,11 +33,10 @@
 //!    a chain is reported unsure (on the KGS games with territory markup,
 //!    those bands are where the players' calls split). A capturing race
 //!    has one loser: of two adjacent chains of opposite colours both found
-//!    dead, the one with the higher share (0.55 or more: dead only under
-//!    the crowded threshold) lives, with its group, unless one of them is
-//!    walled in by dead stones of the other colour (dead stones inside a
-//!    dead group's eye space) or the loser reaches a living chain of its
-//!    own colour through empty points.
+//!    dead, the one with the higher share (0.5 or more) lives, with its
+//!    group, unless one of them is walled in by dead stones of the other
+//!    colour (dead stones inside a dead group's eye space) or the loser
+//!    reaches a living chain of its own colour through empty points.
 //! 4. Seki: an empty point that stays empty between living chains of both
 //!    colours at the end of most playouts (filling it is self-atari for
 //!    both) is a seki dame, and the living chains beside it are in seki.
@@ -143,7 +142,7 @@ const PARAMS: Params = Params {
     self_atari: 3,
     local: 70,
     group: true,
-    race: 0.55,
+    race: 0.5,
     race_mode: 2,
 };
 
