@@ -1623,8 +1623,8 @@ mod tests {
         let open = ["........", ".XXO....", ".XOO....", ".XO.....", "........", "........", "........", "........", "........"];
         // Two adjacent chains in the open, both dead: the higher share lives.
         assert_eq!(race(&open, &[((1, 1), 0.7), ((3, 1), 0.6)]), [false, true]);
-        // Shares under 0.55: both stay dead.
-        assert_eq!(race(&open, &[((1, 1), 0.5), ((3, 1), 0.4)]), [true, true]);
+        // Shares under 0.5: both stay dead.
+        assert_eq!(race(&open, &[((1, 1), 0.45), ((3, 1), 0.4)]), [true, true]);
         // The white chain reaches a living white chain through empty points.
         let mut friend = open;
         friend[7] = "......O.";
