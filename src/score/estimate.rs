@@ -31,7 +31,12 @@
 //!    other in the playouts, and a dead chain keeps its points more often
 //!    than on a settled board) the threshold is 0.75. Between 0.3 and 0.7
 //!    a chain is reported unsure (on the KGS games with territory markup,
-//!    those bands are where the players' calls split).
+//!    those bands are where the players' calls split). A capturing race
+//!    has one loser: of two adjacent chains of opposite colours both found
+//!    dead, the one with the higher share (0.5 or more) lives, with its
+//!    group, unless one of them is walled in by dead stones of the other
+//!    colour (dead stones inside a dead group's eye space) or the loser
+//!    reaches a living chain of its own colour through empty points.
 //! 4. Seki: an empty point that stays empty between living chains of both
 //!    colours at the end of most playouts (filling it is self-atari for
 //!    both) is a seki dame, and the living chains beside it are in seki.
@@ -106,6 +111,15 @@ struct Params {
     /// Whether chains are judged by the share of their group (chains of
     /// one colour linked by shared liberties) rather than their own.
     group: bool,
+    /// Races: of two adjacent chains of opposite colours both judged dead,
+    /// the one with the higher share (at least this) is kept alive, with
+    /// its group; above 1, off.
+    race: f64,
+    /// Race rule variant (measurement): 0, every such pair is a race; 1,
+    /// not when one chain is enclosed by dead stones of the other colour;
+    /// 2, nor when the chain that would lose has a living chain of its
+    /// colour beside an empty region it touches.
+    race_mode: u8,
 }
 
 const PARAMS: Params = Params {
@@ -128,6 +142,8 @@ const PARAMS: Params = Params {
     self_atari: 3,
     local: 70,
     group: true,
+    race: 0.5,
+    race_mode: 2,
 };
 
 /// Decides the dead stones, the unsure chains and the seki of a final
@@ -373,6 +389,11 @@ impl Estimator {
             }
         }
 
+        if params.race <= 1.0 {
+            let linked: Vec<bool> = (0..nchains).map(|id| !pass_alive[id] && !sure_dead[id]).collect();
+            let root = if params.group { self.groups(&linked) } else { (0..nchains).collect() };
+            self.keep_race_winners(&shares, &linked, &root, params, &mut dead_chain);
+        }
         self.kill_bent_fours(&mut dead_chain);
 
         // Seki: empty points between living chains of both colours that the
@@ -413,6 +434,110 @@ impl Estimator {
         unsure.sort_unstable();
         seki_points.sort_unstable();
         Detail { estimate: Estimate { dead, unsure, seki_points }, shares, pass_alive, sure_dead, playouts }
+    }
+
+    /// A capturing race has one loser: of two adjacent chains of opposite
+    /// colours that are both dead (judged by playouts, `linked`), the one
+    /// with the higher share lives, with its group, when that share is at
+    /// least `params.race`. Not a race (`race_mode` 1): a chain enclosed
+    /// by the other's colour, all dead, such as dead stones inside the eye
+    /// space of a dead group; nor (`race_mode` 2) when the chain that would
+    /// lose reaches a living chain of its colour through empty points (it
+    /// is not shut in: GNU Go's score14, stones in the corner of a dead
+    /// group that reach their own territory).
+    fn keep_race_winners(&self, shares: &[f64], linked: &[bool], root: &[usize], params: &Params, dead_chain: &mut [bool]) {
+        let n = self.chains.len();
+        let judged: Vec<bool> = (0..n).map(|id| dead_chain[id] && linked[id]).collect();
+        let mut keep = vec![false; n];
+        for a in 0..n {
+            if !judged[a] {
+                continue;
+            }
+            for &s in self.chain_stones(a) {
+                for q in self.nbrs(s) {
+                    let b = self.chain_of[q];
+                    if b == NO_CHAIN || !judged[b as usize] || self.chains[b as usize].color == self.chains[a].color {
+                        continue;
+                    }
+                    let b = b as usize;
+                    if shares[a] <= shares[b] || shares[a] < params.race {
+                        continue;
+                    }
+                    if params.race_mode >= 1 && (self.enclosed(a, dead_chain) || self.enclosed(b, dead_chain)) {
+                        continue;
+                    }
+                    if params.race_mode >= 2 && self.living_friend(b, dead_chain) {
+                        continue;
+                    }
+                    keep[root[a]] = true;
+                }
+            }
+        }
+        for id in 0..n {
+            if judged[id] && keep[root[id]] {
+                dead_chain[id] = false;
+            }
+        }
+    }
+
+    /// Whether an empty region beside the chain (empty points connected to
+    /// one of its liberties) touches a living chain of its colour.
+    fn living_friend(&self, id: usize, dead_chain: &[bool]) -> bool {
+        let color = self.chains[id].color;
+        let mut seen: Vec<usize> = Vec::new();
+        for &s in self.chain_stones(id) {
+            for l in self.nbrs(s) {
+                if self.cells[l] != EMPTY || seen.contains(&l) {
+                    continue;
+                }
+                let start = seen.len();
+                seen.push(l);
+                let mut i = start;
+                while i < seen.len() {
+                    let p = seen[i];
+                    i += 1;
+                    for q in self.nbrs(p) {
+                        let c = self.cells[q];
+                        if c == EMPTY {
+                            if !seen.contains(&q) {
+                                seen.push(q);
+                            }
+                        } else if c == color && !dead_chain[self.chain_of[q] as usize] {
+                            return true;
+                        }
+                    }
+                }
+            }
+        }
+        false
+    }
+
+    /// Whether the chain, with the empty points and stones of its colour
+    /// connected to it, is walled in by dead enemy stones only (no living
+    /// enemy chain beside it, and no more than 60 points).
+    fn enclosed(&self, id: usize, dead_chain: &[bool]) -> bool {
+        let color = self.chains[id].color;
+        let mut seen = vec![self.chain_stones(id)[0]];
+        let mut i = 0;
+        while i < seen.len() {
+            let p = seen[i];
+            i += 1;
+            for q in self.nbrs(p) {
+                let c = self.cells[q];
+                if c == BORDER || seen.contains(&q) {
+                    continue;
+                }
+                if c == EMPTY || c == color {
+                    if seen.len() >= 60 {
+                        return false;
+                    }
+                    seen.push(q);
+                } else if !dead_chain[self.chain_of[q] as usize] {
+                    return false;
+                }
+            }
+        }
+        true
     }
 
     /// Marks dead the chains around a bent four in the corner that the
@@ -506,6 +631,23 @@ impl Estimator {
     /// the playouts split a group into chains kept and chains lost.
     fn group_shares(&self, shares: &[Option<f64>]) -> Vec<f64> {
         let n = self.chains.len();
+        let root = self.groups(&shares.iter().map(Option::is_some).collect::<Vec<_>>());
+        let (mut sum, mut stones) = (vec![0.0; n], vec![0.0; n]);
+        for (id, share) in shares.iter().enumerate() {
+            if let Some(s) = *share {
+                let len = self.chains[id].len as f64;
+                sum[root[id]] += s * len;
+                stones[root[id]] += len;
+            }
+        }
+        (0..n).map(|id| if shares[id].is_some() { sum[root[id]] / stones[root[id]] } else { 1.0 }).collect()
+    }
+
+    /// Groups: the chains in `linked` of one colour that share a liberty,
+    /// transitively; the answer is a representative chain for each chain
+    /// (itself for a chain not in `linked`).
+    fn groups(&self, linked: &[bool]) -> Vec<usize> {
+        let n = self.chains.len();
         let mut parent: Vec<usize> = (0..n).collect();
         fn root(parent: &mut [usize], mut x: usize) -> usize {
             while parent[x] != x {
@@ -518,7 +660,7 @@ impl Estimator {
             if self.cells[p] != EMPTY {
                 continue;
             }
-            let beside = self.nbrs(p).map(|q| self.chain_of[q]).map(|id| (id != NO_CHAIN && shares[id as usize].is_some()).then_some(id as usize));
+            let beside = self.nbrs(p).map(|q| self.chain_of[q]).map(|id| (id != NO_CHAIN && linked[id as usize]).then_some(id as usize));
             for (i, a) in beside.iter().enumerate() {
                 for b in &beside[i + 1..] {
                     if let (Some(a), Some(b)) = (*a, *b) {
@@ -530,24 +672,7 @@ impl Estimator {
                 }
             }
         }
-        let (mut sum, mut stones) = (vec![0.0; n], vec![0.0; n]);
-        for (id, share) in shares.iter().enumerate() {
-            if let Some(s) = *share {
-                let r = root(&mut parent, id);
-                let len = self.chains[id].len as f64;
-                sum[r] += s * len;
-                stones[r] += len;
-            }
-        }
-        (0..n)
-            .map(|id| match shares[id] {
-                Some(_) => {
-                    let r = root(&mut parent, id);
-                    sum[r] / stones[r]
-                }
-                None => 1.0,
-            })
-            .collect()
+        (0..n).map(|id| root(&mut parent, id)).collect()
     }
 
     /// Prepares the board of the second phase from the first phase's
@@ -1480,6 +1605,36 @@ mod tests {
     }
 
     #[test]
+    fn a_race_has_one_loser_unless_stones_are_shut_in_or_reach_a_friend() {
+        let race = |rows: &[&str], judged: &[((usize, usize), f64)]| {
+            let b = board_from(rows);
+            let est = Estimator::new(&b);
+            let n = est.chains.len();
+            let (mut shares, mut dead) = (vec![1.0; n], vec![false; n]);
+            for &((x, y), s) in judged {
+                let id = est.chain_of[b.point(x, y).unwrap() as usize] as usize;
+                shares[id] = s;
+                dead[id] = true;
+            }
+            let root: Vec<usize> = (0..n).collect();
+            est.keep_race_winners(&shares, &vec![true; n], &root, &PARAMS, &mut dead);
+            judged.iter().map(|&((x, y), _)| dead[est.chain_of[b.point(x, y).unwrap() as usize] as usize]).collect::<Vec<_>>()
+        };
+        let open = ["........", ".XXO....", ".XOO....", ".XO.....", "........", "........", "........", "........", "........"];
+        // Two adjacent chains in the open, both dead: the higher share lives.
+        assert_eq!(race(&open, &[((1, 1), 0.7), ((3, 1), 0.6)]), [false, true]);
+        // Shares under 0.5: both stay dead.
+        assert_eq!(race(&open, &[((1, 1), 0.45), ((3, 1), 0.4)]), [true, true]);
+        // The white chain reaches a living white chain through empty points.
+        let mut friend = open;
+        friend[7] = "......O.";
+        assert_eq!(race(&friend, &[((1, 1), 0.7), ((3, 1), 0.6)]), [true, true]);
+        // A white stone shut in by the dead black chain is no race.
+        let inside = ["O.X......", "XXX......", ".........", ".........", ".........", ".........", ".........", ".........", "........."];
+        assert_eq!(race(&inside, &[((0, 1), 0.7), ((0, 0), 0.6)]), [true, true]);
+    }
+
+    #[test]
     fn bent_four_in_the_corner_is_dead() {
         // fixtures/score/bent-four-in-the-corner.sgf: White's corner chain
         // has its two liberties (j3, g1) in an eye space holding the black
@@ -1722,6 +1877,12 @@ mod tests {
             if let Some(v) = get("GROUP") {
                 p.group = v != 0.0;
             }
+            if let Some(v) = get("RACE") {
+                p.race = v;
+            }
+            if let Some(v) = get("RACE_MODE") {
+                p.race_mode = v as u8;
+            }
             if let Some(v) = get("SELFATARI") {
                 p.self_atari = v as usize;
             }
@@ -1919,7 +2080,14 @@ mod tests {
 
         pub fn run() {
             let t = Instant::now();
-            let Some(games) = load() else { return };
+            let Some(mut games) = load() else { return };
+            // KIFU_EST_HALF=0 or 1: only the files at even or odd places of the sorted list.
+            if let Some(half) = std::env::var("KIFU_EST_HALF").ok().and_then(|v| v.parse::<usize>().ok()) {
+                let mut names: Vec<String> = games.iter().map(|g| g.name.clone()).collect();
+                names.sort();
+                names.dedup();
+                games.retain(|g| names.binary_search(&g.name).is_ok_and(|i| i % 2 == half));
+            }
             eprintln!("loaded {} games in {:.1?}", games.len(), t.elapsed());
             {
                 let mut ng = 0;
