@@ -1817,76 +1817,37 @@ mod tests {
         pub fn params() -> Params {
             let mut p = PARAMS;
             let get = |name: &str| std::env::var(format!("KIFU_EST_{name}")).ok().and_then(|v| v.parse::<f64>().ok());
-            if let Some(v) = get("FIRST") {
-                p.first_playouts = v as usize;
+            // Each KIFU_EST_NAME=value overrides one field.
+            macro_rules! overrides {
+                ($($name:literal => $field:expr => $value:expr,)*) => {
+                    $(if let Some(v) = get($name) { $field = $value(v); })*
+                };
             }
-            if let Some(v) = get("SETTLED") {
-                p.first_settled = v;
+            overrides! {
+                "FIRST" => p.first_playouts => |v: f64| v as usize,
+                "SETTLED" => p.first_settled => |v: f64| v,
+                "CROWDED" => p.crowded => |v: f64| v as usize,
+                "DOUBT_LOW" => p.doubt.0 => |v: f64| v,
+                "DOUBT_HIGH" => p.doubt.1 => |v: f64| v,
+                "DEAD_CROWDED" => p.dead_crowded => |v: f64| v,
+                "FOCUS" => p.focus => |v: f64| v != 0.0,
+                "OPP" => p.opp_weight => |v: f64| v,
+                "SAFE" => p.safe => |v: f64| v,
+                "MIN" => p.min_playouts => |v: f64| v as usize,
+                "MAX" => p.max_playouts => |v: f64| v as usize,
+                "BATCH" => p.batch => |v: f64| v as usize,
+                "DEAD" => p.dead_below => |v: f64| v,
+                "UNSURE_LOW" => p.unsure.0 => |v: f64| v,
+                "UNSURE_HIGH" => p.unsure.1 => |v: f64| v,
+                "Z" => p.z => |v: f64| v,
+                "SEKI" => p.seki_neutral => |v: f64| v,
+                "MINVAR" => p.min_var => |v: f64| v,
+                "LOCAL" => p.local => |v: f64| v as u32,
+                "GROUP" => p.group => |v: f64| v != 0.0,
+                "RACE" => p.race => |v: f64| v,
+                "RACE_MODE" => p.race_mode => |v: f64| v as u8,
+                "SELFATARI" => p.self_atari => |v: f64| v as usize,
             }
-            if let Some(v) = get("CROWDED") {
-                p.crowded = v as usize;
-            }
-            if let Some(v) = get("DOUBT_LOW") {
-                p.doubt.0 = v;
-            }
-            if let Some(v) = get("DOUBT_HIGH") {
-                p.doubt.1 = v;
-            }
-            if let Some(v) = get("DEAD_CROWDED") {
-                p.dead_crowded = v;
-            }
-            if let Some(v) = get("FOCUS") {
-                p.focus = v != 0.0;
-            }
-            if let Some(v) = get("OPP") {
-                p.opp_weight = v;
-            }
-            if let Some(v) = get("SAFE") {
-                p.safe = v;
-            }
-            if let Some(v) = get("MIN") {
-                p.min_playouts = v as usize;
-            }
-            if let Some(v) = get("MAX") {
-                p.max_playouts = v as usize;
-            }
-            if let Some(v) = get("BATCH") {
-                p.batch = v as usize;
-            }
-            if let Some(v) = get("DEAD") {
-                p.dead_below = v;
-            }
-            if let Some(v) = get("UNSURE_LOW") {
-                p.unsure.0 = v;
-            }
-            if let Some(v) = get("UNSURE_HIGH") {
-                p.unsure.1 = v;
-            }
-            if let Some(v) = get("Z") {
-                p.z = v;
-            }
-            if let Some(v) = get("SEKI") {
-                p.seki_neutral = v;
-            }
-            if let Some(v) = get("MINVAR") {
-                p.min_var = v;
-            }
-            if let Some(v) = get("LOCAL") {
-                p.local = v as u32;
-            }
-            if let Some(v) = get("GROUP") {
-                p.group = v != 0.0;
-            }
-            if let Some(v) = get("RACE") {
-                p.race = v;
-            }
-            if let Some(v) = get("RACE_MODE") {
-                p.race_mode = v as u8;
-            }
-            if let Some(v) = get("SELFATARI") {
-                p.self_atari = v as usize;
-            }
-
             p
         }
 
