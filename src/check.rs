@@ -7,7 +7,8 @@ use std::time::{Duration, Instant};
 use crate::dedup;
 use crate::diag::{Code, Diagnostic, Severity};
 use crate::replay::{self, RuleOverrides};
-use crate::score::{self, ScoreOptions};
+use crate::score::result::{GameResult, read_result};
+use crate::score::{self, DeadStones, ScoreOptions};
 use crate::sgf::{self, GameTree, ParseOptions, SourceMap};
 
 /// Settings for checking a file.
@@ -104,6 +105,15 @@ fn score_checks(game: &GameTree, replayed: &replay::Replay, options: &ScoreOptio
             out.push(Diagnostic { code: Code::IllegalMoveLoses, severity: Severity::Info, message, ..d.clone() });
         }
     }
+    let unjudged;
+    let options = if options_need_estimate(options) && !has_countable_result(game) {
+        // Nothing to compare the recount with (a resignation, no RE):
+        // the komi and result notes stand without judging dead stones.
+        unjudged = ScoreOptions { dead_stones: DeadStones::None, ..options.clone() };
+        &unjudged
+    } else {
+        options
+    };
     let Some(scored) = score::score_game(game, options) else { return out };
     out.extend(scored.diagnostics.iter().cloned());
     if scored.agrees == Some(false) {
@@ -114,4 +124,31 @@ fn score_checks(game: &GameTree, replayed: &replay::Replay, options: &ScoreOptio
         out.push(Diagnostic::new(Code::ResultMismatch, at, message));
     }
     out
+}
+
+/// Whether the options would have kifu judge dead stones itself.
+fn options_need_estimate(options: &ScoreOptions) -> bool {
+    matches!(options.dead_stones, DeadStones::Auto | DeadStones::Estimate)
+}
+
+/// Whether `RE[]` holds a result a recount can agree or disagree with: a
+/// margin, or a draw.
+fn has_countable_result(game: &GameTree) -> bool {
+    let Some(re) = game.root().get_value("RE") else { return false };
+    read_result(re).is_ok_and(|r| r.result.margin().is_some() || r.result == GameResult::Draw)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn only_margins_and_draws_are_countable_results() {
+        for (re, countable) in [("RE[B+2.5]", true), ("RE[0]", true), ("RE[Draw]", true), ("RE[W+R]", false), ("RE[B+T]", false), ("RE[?]", false), ("", false)]
+        {
+            let text = format!("(;GM[1]SZ[9]{re};B[ee])");
+            let parsed = sgf::parse(text.as_bytes(), &ParseOptions::default());
+            assert_eq!(has_countable_result(&parsed.collection.games[0]), countable, "{re}");
+        }
+    }
 }
