@@ -106,7 +106,8 @@ fn score_checks(game: &GameTree, replayed: &replay::Replay, options: &ScoreOptio
         }
     }
     let unjudged;
-    let options = if options_need_estimate(options) && !has_countable_result(game) {
+    let estimates = matches!(options.dead_stones, DeadStones::Auto | DeadStones::Estimate);
+    let options = if estimates && !has_countable_result(game) {
         // Nothing to compare the recount with (a resignation, no RE):
         // the komi and result notes stand without judging dead stones.
         unjudged = ScoreOptions { dead_stones: DeadStones::None, ..options.clone() };
@@ -124,11 +125,6 @@ fn score_checks(game: &GameTree, replayed: &replay::Replay, options: &ScoreOptio
         out.push(Diagnostic::new(Code::ResultMismatch, at, message));
     }
     out
-}
-
-/// Whether the options would have kifu judge dead stones itself.
-fn options_need_estimate(options: &ScoreOptions) -> bool {
-    matches!(options.dead_stones, DeadStones::Auto | DeadStones::Estimate)
 }
 
 /// Whether `RE[]` holds a result a recount can agree or disagree with: a
