@@ -308,6 +308,20 @@ fn necessary_connection_after_dame() {
     assert_count(&chinese, side(28, 9, 0, 0, 37.0), side(33, 10, 0, 0, 49.5), "W+12.5", Some(true));
 }
 
+/// The same with two dame: the opponent can fill both, and filling either
+/// links the chain to nothing, so the connection inside is still forced.
+#[test]
+fn connection_after_two_dame() {
+    let bytes = fixture("connection-after-two-dame.sgf");
+    let none = ScoreOptions { dead_stones: DeadStones::None, ..defaults() };
+    let s = score(&bytes, &none);
+    assert_count(&s, side(18, 12, 0, 0, 18.0), side(34, 14, 0, 0, 40.5), "W+22.5", Some(true));
+    assert_eq!(owners(&s)[&(0, 4)], '.', "A5 is no territory\n{}", s.map);
+    assert_eq!(score(&bytes, &defaults()).result, "W+22.5", "the estimator finds no dead stone");
+    let chinese = score(&bytes, &ScoreOptions { rules: rules("chinese"), ..none });
+    assert_count(&chinese, side(18, 12, 0, 0, 30.0), side(35, 14, 0, 0, 55.5), "W+25.5", Some(false));
+}
+
 /// Equal scores: a draw by default, White's win under the seed 003 rules.
 #[test]
 fn ties_to_white() {
@@ -503,6 +517,46 @@ fn katago_7x7_tromp_taylor_and_chinese() {
     let chinese = score(sgf.as_bytes(), &ScoreOptions { rules: rules("chinese"), ..defaults() });
     assert_eq!(chinese.dead_stones, ["fc"], "F5 is dead");
     assert_count(&chinese, side(19, 9, 0, 0, 28.0), side(12, 9, 0, 1, 21.0), "B+7", None);
+}
+
+// ---------------------------------------------------------------------------
+// KGS: the server's own counts
+
+/// The KGS games whose last node has the server's territory markup and
+/// whose RE has a margin: the markup recount reproduces RE (issue 4: at
+/// least 99.5%), and so does a flood fill of the same positions with the
+/// markup's dead stones, once the connections the dame force are left out
+/// of the territory (a plain flood fill: about 92%).
+#[test]
+fn kgs_markup_counts() {
+    let Some(dir) = common::corpus_dir("kgs") else { return };
+    let (mut games, mut markup_agrees, mut flood_fill_agrees) = (0, 0, 0);
+    let mut misses = Vec::new();
+    for path in common::sgf_files(&dir) {
+        let bytes = read(&path);
+        for game in sgf::parse(&bytes, &Default::default()).collection.games {
+            let end = game.main_line().last().expect("a root");
+            if !(end.has("TB") || end.has("TW")) {
+                continue;
+            }
+            let markup = score_game(&game, &ScoreOptions { dead_stones: DeadStones::Markup, ..defaults() }).expect("a board");
+            if markup.agrees.is_none() {
+                continue;
+            }
+            let dead = markup.dead_stones.iter().map(|p| Point::parse(p).expect("a point")).collect();
+            let flood_fill = score_game(&game, &ScoreOptions { dead_stones: DeadStones::Points(dead), ..defaults() }).expect("a board");
+            games += 1;
+            markup_agrees += usize::from(markup.agrees == Some(true));
+            flood_fill_agrees += usize::from(flood_fill.agrees == Some(true));
+            if flood_fill.agrees != Some(true) {
+                misses.push(format!("  {}: RE {:?}, markup {}, flood fill {}", path.display(), markup.recorded, markup.result, flood_fill.result));
+            }
+        }
+    }
+    eprintln!("KGS games with markup: {games}; recount agrees on {markup_agrees}, flood fill on {flood_fill_agrees}\n{}", misses.join("\n"));
+    assert!(games >= 500, "the corpus has over 500 such games: {games}");
+    assert!(markup_agrees * 1000 >= games * 995, "markup: {markup_agrees} of {games}");
+    assert!(flood_fill_agrees * 100 >= games * 99, "flood fill: {flood_fill_agrees} of {games}");
 }
 
 // ---------------------------------------------------------------------------
