@@ -748,15 +748,10 @@ impl Count {
             if seen[p as usize] {
                 continue;
             }
-            let mut libs: Vec<Pt> = Vec::new();
             for s in self.chain(p) {
                 seen[s as usize] = true;
-                for n in self.neighbors(s) {
-                    if self.cells[n as usize] == Cell::Empty && !libs.contains(&n) {
-                        libs.push(n);
-                    }
-                }
             }
+            let libs = self.liberties(p);
             let own: Vec<Pt> = libs.iter().copied().filter(|&n| self.owner[n as usize] == Owner::Territory(color)).collect();
             let dame: Vec<Pt> = libs.iter().copied().filter(|&n| self.owner[n as usize] == Owner::Dame).collect();
             if own.len() != 1 || own.len() + dame.len() != libs.len() {
@@ -775,29 +770,37 @@ impl Count {
     /// Territory points (either colour's) among the liberties of the chain
     /// a stone of `color` at the empty point `p` would join.
     fn territory_liberties_if_filled(&self, p: Pt, color: Cell) -> usize {
+        let probe = self.with_stone(p, color);
+        probe.liberties(p).into_iter().filter(|&n| matches!(self.owner[n as usize], Owner::Territory(_))).count()
+    }
+
+    /// A copy of the cells (only) with a stone of `color` at `p`.
+    fn with_stone(&self, p: Pt, color: Cell) -> Count {
         let mut cells = self.cells.clone();
         cells[p as usize] = color;
-        let probe = Count { cells, stride: self.stride, dead: Vec::new(), owner: Vec::new(), seki: Vec::new() };
-        let mut libs: Vec<Pt> = Vec::new();
-        for s in probe.chain(p) {
-            for n in probe.neighbors(s) {
-                if probe.cells[n as usize] == Cell::Empty && matches!(self.owner[n as usize], Owner::Territory(_)) && !libs.contains(&n) {
-                    libs.push(n);
-                }
-            }
-        }
-        libs.len()
+        Count { cells, stride: self.stride, dead: Vec::new(), owner: Vec::new(), seki: Vec::new() }
     }
 
     /// Whether a stone of `color` at the empty point `p` would leave its
     /// chain with at most one liberty (and capture nothing).
     fn self_atari(&self, p: Pt, color: Cell) -> bool {
         let enemy = if color == Cell::Black { Cell::White } else { Cell::Black };
-        let mut cells = self.cells.clone();
-        cells[p as usize] = color;
-        let probe = Count { cells, stride: self.stride, dead: Vec::new(), owner: Vec::new(), seki: Vec::new() };
+        let probe = self.with_stone(p, color);
         let captures = probe.neighbors(p).into_iter().any(|n| probe.cells[n as usize] == enemy && probe.liberty_count(n, 1) == 0);
         !captures && probe.liberty_count(p, 2) <= 1
+    }
+
+    /// The liberties of the chain at `p`.
+    fn liberties(&self, p: Pt) -> Vec<Pt> {
+        let mut libs: Vec<Pt> = Vec::new();
+        for s in self.chain(p) {
+            for n in self.neighbors(s) {
+                if self.cells[n as usize] == Cell::Empty && !libs.contains(&n) {
+                    libs.push(n);
+                }
+            }
+        }
+        libs
     }
 
     /// Liberties of the chain at `p`, counting no further than `limit + 1`.
