@@ -164,13 +164,17 @@ pub fn estimate(board: &Board) -> Estimate {
 /// cannot avoid it. Points as (column, row) offsets from the corner point,
 /// `true` for an attacker stone, `false` for an empty point; each shape is
 /// also tried transposed.
-const BENT_FOUR: [&[(usize, usize, bool)]; 2] = [
+const BENT_FOUR: [&[(usize, usize, bool)]; 3] = [
     // Attacker stones beside the corner point; the corner and the two ends
     // empty (the defender's only liberties are the ends).
     &[(0, 0, false), (1, 0, true), (2, 0, false), (0, 1, true), (0, 2, false)],
     // Three attacker stones along the edge from the corner; the defender's
     // liberties are the points beyond them on either edge.
     &[(0, 0, true), (1, 0, true), (2, 0, true), (3, 0, false), (0, 1, false)],
+    // The same three attacker stones, the defender's liberties below the
+    // corner point and below the third stone: the attacker fills the one
+    // below the corner, and the capture leaves the bent four in the corner.
+    &[(0, 0, true), (1, 0, true), (2, 0, true), (0, 1, false), (2, 1, false)],
 ];
 
 const EMPTY: u8 = 0;
@@ -1668,6 +1672,24 @@ mod tests {
         ]);
         let e = estimate(&b);
         assert_eq!(e.dead, pts(&b, &[(0, 6), (1, 6), (1, 7), (2, 7), (3, 7), (4, 7), (4, 8)]), "{e:?}");
+        // The third shape (KGS 2017-04-11-12, markup and RE agree): Black's
+        // liberties are a2 and c2; White fills a2, Black takes four stones
+        // and is left with the bent four in the corner.
+        let b = board_from(&[
+            ".....OX..", //
+            ".....OX..",
+            ".....OX..",
+            ".....OX..",
+            ".....OXX.",
+            "OOOOOOX..",
+            "XXXXXOX..",
+            ".X.XXOX..",
+            "OOOXXOX..",
+        ]);
+        let e = estimate(&b);
+        let black = [(0, 6), (1, 6), (2, 6), (3, 6), (4, 6), (1, 7), (3, 7), (4, 7), (3, 8), (4, 8)];
+        assert_eq!(e.dead, pts(&b, &black), "{e:?}");
+        assert!(e.seki_points.is_empty(), "{e:?}");
     }
 
     #[test]
