@@ -749,11 +749,21 @@ impl Seen {
     #[inline]
     fn first_or_insert(&mut self, key: u64, move_number: u32) -> Option<u32> {
         debug_assert_ne!(move_number, u32::MAX);
-        let i = self.find(key);
-        if self.slots[i].reached != 0 {
-            return Some(self.slots[i].reached - 1);
+        // `find`, with the insertion done where the free slot is found: the
+        // probe loop tells which case it is, no second look at the slot.
+        let mask = self.slots.len() - 1;
+        let mut i = key as usize & mask;
+        loop {
+            let slot = &mut self.slots[i];
+            if slot.reached == 0 {
+                *slot = Slot { key, reached: move_number + 1 };
+                break;
+            }
+            if slot.key == key {
+                return Some(slot.reached - 1);
+            }
+            i = (i + 1) & mask;
         }
-        self.slots[i] = Slot { key, reached: move_number + 1 };
         self.len += 1;
         if 2 * self.len > self.slots.len() {
             self.grow();
