@@ -588,6 +588,9 @@ impl GameTreeBuilder {
         tree.nodes.reserve(records);
         tree.props.reserve(records + 16);
         tree.values.reserve(records + 16);
+        // The plain-move marks for as many nodes, already there: marking
+        // is then one bit set, not a regrowth every 64 nodes.
+        tree.plain_moves = vec![0; records / 64 + 1];
         GameTreeBuilder { tree }
     }
 
