@@ -239,6 +239,7 @@ impl Replayer {
         }
     }
 
+    #[inline(never)]
     fn walk<'a>(&mut self, game: &'a GameTree, implicit_handicap: &[Point]) {
         let root = game.root();
         self.visit(root);
@@ -250,7 +251,7 @@ impl Replayer {
         loop {
             if let Some(node) = current {
                 match node.marked_plain_move() {
-                    Some((prop, letters)) => self.plain_move(prop, letters),
+                    Some((prop, code, letters)) => self.plain_move(prop, code, letters),
                     None => self.visit(node),
                 }
                 current = self.descend(node, &mut branches);
@@ -333,8 +334,8 @@ impl Replayer {
     /// A node the parser marked as one move on a point, `;B[pd]`, the
     /// commonest by far: played from the letters in hand.
     #[inline]
-    fn plain_move(&mut self, prop: Property<'_>, [x, y]: [u8; 2]) {
-        let color = if prop.code() == PropId::B { Color::Black } else { Color::White };
+    fn plain_move(&mut self, prop: Property<'_>, code: PropId, [x, y]: [u8; 2]) {
+        let color = if code == PropId::B { Color::Black } else { Color::White };
         if x == b't' && y == b't' {
             // A pass up to 19x19, a point beyond: the general reading decides.
             return self.visit_move(color, prop, false);
@@ -748,11 +749,21 @@ impl Seen {
     #[inline]
     fn first_or_insert(&mut self, key: u64, move_number: u32) -> Option<u32> {
         debug_assert_ne!(move_number, u32::MAX);
-        let i = self.find(key);
-        if self.slots[i].reached != 0 {
-            return Some(self.slots[i].reached - 1);
+        // `find`, with the insertion done where the free slot is found: the
+        // probe loop tells which case it is, no second look at the slot.
+        let mask = self.slots.len() - 1;
+        let mut i = key as usize & mask;
+        loop {
+            let slot = &mut self.slots[i];
+            if slot.reached == 0 {
+                *slot = Slot { key, reached: move_number + 1 };
+                break;
+            }
+            if slot.key == key {
+                return Some(slot.reached - 1);
+            }
+            i = (i + 1) & mask;
         }
-        self.slots[i] = Slot { key, reached: move_number + 1 };
         self.len += 1;
         if 2 * self.len > self.slots.len() {
             self.grow();

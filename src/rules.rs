@@ -128,6 +128,56 @@ const ALIASES: &[(&str, &str)] = &[
     ("ingrules", "ing"),
 ];
 
+/// The key a name is matched on: lower-cased, without spaces, `-`, `_`
+/// and `.`. Every alias is ASCII and at most [`AliasKey::LEN`] bytes, so
+/// only the key's ASCII start matters, and it is kept on the stack (an
+/// `RU[]` is read for every game: no allocation for it).
+struct AliasKey {
+    bytes: [u8; AliasKey::LEN],
+    /// Bytes of `bytes` in use: the key's start, up to its end, its first
+    /// non-ASCII character or `LEN` bytes.
+    len: usize,
+    /// Whether `bytes[..len]` is the whole key.
+    whole: bool,
+}
+
+impl AliasKey {
+    const LEN: usize = 16;
+
+    fn of(name: &str) -> AliasKey {
+        let mut key = AliasKey { bytes: [0; AliasKey::LEN], len: 0, whole: false };
+        for c in name.chars().filter(|c| !matches!(c, ' ' | '-' | '_' | '.')) {
+            let pushed = if c.is_ascii() { key.push(c.to_ascii_lowercase()) } else { c.to_lowercase().all(|l| key.push(l)) };
+            if !pushed {
+                return key;
+            }
+        }
+        key.whole = true;
+        key
+    }
+
+    /// Appends `c`; `false` when it is not ASCII or the key is full, which
+    /// ends the part of the key an alias can match.
+    fn push(&mut self, c: char) -> bool {
+        if !c.is_ascii() || self.len == AliasKey::LEN {
+            return false;
+        }
+        self.bytes[self.len] = c as u8;
+        self.len += 1;
+        true
+    }
+
+    /// Whether the key is `alias` (ASCII).
+    fn is(&self, alias: &str) -> bool {
+        self.whole && &self.bytes[..self.len] == alias.as_bytes()
+    }
+
+    /// Whether the key starts with `alias` (ASCII, at most `LEN` bytes).
+    fn starts_with(&self, alias: &str) -> bool {
+        self.bytes[..self.len].starts_with(alias.as_bytes())
+    }
+}
+
 impl Rules {
     /// The Japanese preset: what a game is replayed under when its `RU[]`
     /// does not decide (no look-up by name).
@@ -135,8 +185,8 @@ impl Rules {
 
     /// A preset by its canonical name or any alias.
     pub fn preset(name: &str) -> Option<Rules> {
-        let key: String = name.chars().filter(|c| !matches!(c, ' ' | '-' | '_' | '.')).flat_map(char::to_lowercase).collect();
-        let canonical = ALIASES.iter().find(|(alias, _)| *alias == key).map(|(_, c)| *c)?;
+        let key = AliasKey::of(name);
+        let canonical = ALIASES.iter().find(|(alias, _)| key.is(alias)).map(|(_, c)| *c)?;
         PRESETS.iter().copied().find(|r| r.name == canonical)
     }
 
@@ -144,10 +194,10 @@ impl Rules {
     /// alias that starts the value (`Japanese 1989`, `TT--`, `Chinese (with
     /// superko)`).
     pub fn from_ru(ru: &str) -> Option<Rules> {
-        if let Some(r) = Rules::preset(ru) {
-            return Some(r);
+        let key = AliasKey::of(ru);
+        if let Some(&(_, canonical)) = ALIASES.iter().find(|(alias, _)| key.is(alias)) {
+            return PRESETS.iter().copied().find(|r| r.name == canonical);
         }
-        let key: String = ru.chars().filter(|c| !matches!(c, ' ' | '-' | '_' | '.')).flat_map(char::to_lowercase).collect();
         ALIASES
             .iter()
             .filter(|(alias, _)| alias.len() >= 2 && key.starts_with(alias))
@@ -190,6 +240,20 @@ mod tests {
         }
         assert_eq!(Rules::from_ru("Stone Scoring"), None);
         assert_eq!(Rules::from_ru(""), None);
+    }
+
+    #[test]
+    fn alias_keys_need_no_allocation_but_match_as_strings_did() {
+        // Non-ASCII lower-cases: the Kelvin sign is a 'k'; 'İ' is not an 'i'.
+        assert_eq!(Rules::from_ru("\u{212a}R").map(|r| r.name), Some("korean"));
+        assert_eq!(Rules::from_ru("İng"), None);
+        assert_eq!(Rules::from_ru("ingé"), Some(Rules::preset("ing").unwrap()));
+        assert_eq!(Rules::preset("ingé"), None);
+        // Longer than the key kept: a prefix still matches, the whole never.
+        assert_eq!(Rules::from_ru("Tromp-Taylor with a long comment").map(|r| r.name), Some("tromp-taylor"));
+        assert_eq!(Rules::preset("japanesejapanesejapanese"), None);
+        assert_eq!(Rules::from_ru("japanesejapanesejapanese").map(|r| r.name), Some("japanese"));
+        assert!(ALIASES.iter().all(|(alias, _)| alias.is_ascii() && alias.len() <= AliasKey::LEN));
     }
 
     #[test]

@@ -295,12 +295,16 @@ impl BoardSize {
     /// `19:19` is accepted).
     pub fn parse(s: &str) -> Result<BoardSize, ValueError> {
         let side = |part: &str| -> Result<u8, ValueError> {
-            match parse_number_text(part.trim()) {
+            match short_number(part).map_or_else(|| parse_number_text(part.trim()), Ok) {
                 Ok(n) if (1..=i64::from(MAX_BOARD_SIZE)).contains(&n) => Ok(n as u8),
                 Ok(_) | Err(NumberError::TooLarge) => Err(ValueError::new(s, "board size must be between 1 and 52")),
                 Err(NumberError::Syntax) => Err(ValueError::new(s, "board size must be a number, or columns:rows")),
             }
         };
+        // `19`, nearly every SZ, needs no look for a ':'.
+        if short_number(s).is_some() {
+            return side(s).map(BoardSize::square);
+        }
         match s.split_once(':') {
             None => side(s).map(BoardSize::square),
             Some((w, h)) => Ok(BoardSize { width: side(w)?, height: side(h)? }),
@@ -328,6 +332,19 @@ enum NumberError {
 }
 
 /// `[+|-]digit{digit}`, without trimming.
+/// One or two ASCII digits, the commonest Number by far (`19`, `0`, `4`),
+/// read directly: what [`parse_number_text`] would read, without its
+/// general steps (trim, sign, `str::parse`), which cost more than the rest
+/// of checking such a value.
+#[inline]
+fn short_number(s: &str) -> Option<i64> {
+    match *s.as_bytes() {
+        [d] if d.is_ascii_digit() => Some(i64::from(d - b'0')),
+        [a, b] if a.is_ascii_digit() && b.is_ascii_digit() => Some(i64::from(a - b'0') * 10 + i64::from(b - b'0')),
+        _ => None,
+    }
+}
+
 fn parse_number_text(s: &str) -> Result<i64, NumberError> {
     let digits = s.strip_prefix(['+', '-']).unwrap_or(s);
     if digits.is_empty() || !digits.bytes().all(|b| b.is_ascii_digit()) {
@@ -339,15 +356,37 @@ fn parse_number_text(s: &str) -> Result<i64, NumberError> {
 /// Reads a Number: an integer with an optional leading `+` or `-`
 /// (surrounding white space is tolerated).
 pub fn parse_number(s: &str) -> Result<i64, ValueError> {
+    if let Some(n) = short_number(s) {
+        return Ok(n);
+    }
     parse_number_text(s.trim()).map_err(|e| match e {
         NumberError::Syntax => ValueError::new(s, "expected a whole number"),
         NumberError::TooLarge => ValueError::new(s, "number out of range"),
     })
 }
 
+/// The commonest Reals, a komi (`6.5`, `0.5`, `7`) or a time (`600`): up to
+/// four digits, then `.5` or nothing, read directly. Exact: every such
+/// value is a whole number or a half in `f64`, as `str::parse` gives it.
+#[inline]
+fn short_real(s: &str) -> Option<f64> {
+    let (int, half) = match s.as_bytes() {
+        [int @ .., b'.', b'5'] => (int, 0.5),
+        int => (int, 0.0),
+    };
+    if int.is_empty() || int.len() > 4 || !int.iter().all(u8::is_ascii_digit) {
+        return None;
+    }
+    let n = int.iter().fold(0u32, |n, &d| n * 10 + u32::from(d - b'0'));
+    Some(f64::from(n) + half)
+}
+
 /// Reads a Real: a Number optionally followed by `.` and digits (`6.5`,
 /// `-3`, `375`; not `34.`, `.5`, `1e3` or `5 1/2`).
 pub fn parse_real(s: &str) -> Result<f64, ValueError> {
+    if let Some(x) = short_real(s) {
+        return Ok(x);
+    }
     let t = s.trim();
     let unsigned = t.strip_prefix(['+', '-']).unwrap_or(t);
     let (int, frac) = match unsigned.split_once('.') {
@@ -1038,8 +1077,27 @@ mod tests {
     }
 
     #[test]
+    fn short_readings_agree_with_the_general_ones() {
+        let cases =
+            ["0", "7", "19", "07", "00", "99", "6.5", "0.5", "375", "1000.5", "9999", "12345", "6.", ".5", "6.50", "a", "", "1a", "-1", "+2", " 3", "5.5 "];
+        for s in cases {
+            if let Some(n) = short_number(s) {
+                assert_eq!(parse_number_text(s.trim()).ok(), Some(n), "{s}");
+            }
+            if let Some(x) = short_real(s) {
+                assert_eq!(s.trim().parse::<f64>().ok(), Some(x), "{s}");
+            }
+        }
+        assert_eq!(short_number("19"), Some(19));
+        assert_eq!(short_real("6.5"), Some(6.5));
+        assert_eq!(short_real("12345"), None);
+    }
+
+    #[test]
     fn numbers_and_reals() {
         assert_eq!(parse_number("12"), Ok(12));
+        assert_eq!(parse_number("07"), Ok(7));
+        assert_eq!(parse_number("0"), Ok(0));
         assert_eq!(parse_number("+5"), Ok(5));
         assert_eq!(parse_number("-3"), Ok(-3));
         assert_eq!(parse_number(" 7\n"), Ok(7));

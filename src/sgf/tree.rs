@@ -311,21 +311,22 @@ impl<'a> Node<'a> {
     }
 
     /// For a node the parser marked as a plain move (see
-    /// [`GameTree::is_marked_plain_move`]): its one property, `B` or `W`,
-    /// and the two letters of its point, read without going through the
-    /// general views. `None` for any other node.
+    /// [`GameTree::is_marked_plain_move`]): its one property, its
+    /// identifier (`B` or `W`) and the two letters of its point, read
+    /// without going through the general views. `None` for any other node.
     #[inline]
-    pub fn marked_plain_move(&self) -> Option<(Property<'a>, [u8; 2])> {
+    pub fn marked_plain_move(&self) -> Option<(Property<'a>, PropId, [u8; 2])> {
         let tree = self.tree;
         if !tree.is_marked_plain_move(NodeId(self.id)) {
             return None;
         }
-        let prop = Property { tree, index: self.data().props };
-        // Marked nodes are `B[pd]` as the source writes them: the value
-        // starts two bytes after the one-letter identifier.
-        let at = prop.data().offset as usize + 2;
-        match *tree.source.as_bytes().get(at..at + 2)? {
-            [x, y] => Some((prop, [x, y])),
+        // Marked nodes are `;B[pd]` as the source writes them, from the
+        // node's `;`: the node record alone locates identifier and value,
+        // with no look at the property record.
+        let data = self.data();
+        let at = data.offset as usize + 1;
+        match *tree.source.as_bytes().get(at..at + 4)? {
+            [letter, _, x, y] => Some((Property { tree, index: data.props }, PropId(letter as u16), [x, y])),
             _ => None,
         }
     }
@@ -587,6 +588,9 @@ impl GameTreeBuilder {
         tree.nodes.reserve(records);
         tree.props.reserve(records + 16);
         tree.values.reserve(records + 16);
+        // The plain-move marks for as many nodes, already there: marking
+        // is then one bit set, not a regrowth every 64 nodes.
+        tree.plain_moves = vec![0; records / 64 + 1];
         GameTreeBuilder { tree }
     }
 
@@ -694,6 +698,7 @@ impl GameTreeBuilder {
     #[inline(always)]
     fn mark_plain_move(&mut self, node: u32, plain_move: bool, id: &Range<usize>, value: &Range<usize>) {
         debug_assert!(!plain_move || (id.len() == 1 && value.start == id.start + 2 && value.len() == 2));
+        debug_assert!(!plain_move || self.tree.nodes[node as usize].offset as usize + 1 == id.start);
         let word = node as usize / 64;
         match self.tree.plain_moves.get_mut(word) {
             Some(bits) => *bits |= (plain_move as u64) << (node % 64),
