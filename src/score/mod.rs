@@ -587,6 +587,7 @@ impl Count {
     /// Neutral points that neither colour can fill without putting its own
     /// chain in atari (Art. 8), and the chains that touch them.
     fn seki_dame(&self) -> SekiDame {
+        let board_chains = Chains::new(self);
         let mut points = Vec::new();
         for p in 0..self.cells.len() as Pt {
             if self.cells[p as usize] != Cell::Empty {
@@ -594,7 +595,7 @@ impl Count {
             }
             let colors: Vec<Cell> = self.neighbors(p).into_iter().map(|n| self.cells[n as usize]).collect();
             let both = colors.contains(&Cell::Black) && colors.contains(&Cell::White);
-            if both && self.self_atari(p, Cell::Black) && self.self_atari(p, Cell::White) {
+            if both && self.self_atari(&board_chains, p, Cell::Black) && self.self_atari(&board_chains, p, Cell::White) {
                 points.push(p);
             }
         }
@@ -611,8 +612,8 @@ impl Count {
         // seki). In atari elsewhere it is just a stone left to capture.
         let small_eye_points: Vec<Pt> = self.small_eyes_with_points(MAX_LINKING_EYE).into_iter().flat_map(|(region, _)| region).collect();
         for p in 0..self.cells.len() as Pt {
-            if matches!(self.cells[p as usize], Cell::Black | Cell::White) && !chains.contains(&p) && self.liberty_count(p, 1) == 1 {
-                let chain = self.chain(p);
+            if matches!(self.cells[p as usize], Cell::Black | Cell::White) && !chains.contains(&p) && board_chains.at(p).liberties.len() == 1 {
+                let chain = board_chains.at(p).stones.clone();
                 let in_small_eye = chain.iter().flat_map(|&s| self.neighbors(s)).any(|n| small_eye_points.contains(&n));
                 if in_small_eye {
                     chains.extend(chain);
@@ -719,6 +720,7 @@ impl Count {
     /// Fills, in the probe's cells, each dame only one colour can fill
     /// without self-atari, as the players would before counting.
     fn fill_one_sided_dame(&mut self) {
+        let mut chains = Chains::new(self);
         let mut changed = true;
         while changed {
             changed = false;
@@ -726,12 +728,12 @@ impl Count {
                 if self.cells[d as usize] != Cell::Empty || self.owner[d as usize] != Owner::Dame {
                     continue;
                 }
-                let safe: Vec<Cell> = [Cell::Black, Cell::White]
+                let mut safe = [Cell::Black, Cell::White]
                     .into_iter()
-                    .filter(|&c| self.neighbors(d).iter().any(|&n| self.cells[n as usize] == c) && !self.self_atari(d, c))
-                    .collect();
-                if let [color] = safe[..] {
+                    .filter(|&c| self.neighbors(d).iter().any(|&n| self.cells[n as usize] == c) && !self.self_atari(&chains, d, c));
+                if let (Some(color), None) = (safe.next(), safe.next()) {
                     self.cells[d as usize] = color;
+                    chains.add_stone(self, d);
                     changed = true;
                 }
             }
@@ -741,25 +743,22 @@ impl Count {
     /// Own-territory points where a chain must connect once the opponent
     /// fills the dame around it (see `discount_necessary_connections`).
     fn necessary_connections(&self) -> Vec<Pt> {
-        let mut seen = vec![false; self.cells.len()];
+        let chains = Chains::new(self);
         let mut out = Vec::new();
-        for p in 0..self.cells.len() as Pt {
-            let Some(color) = self.cells[p as usize].color() else { continue };
-            if seen[p as usize] {
-                continue;
-            }
-            for s in self.chain(p) {
-                seen[s as usize] = true;
-            }
-            let libs = self.liberties(p);
+        for chain in &chains.all {
+            let Some(color) = self.cells[chain.stones[0] as usize].color() else { continue };
+            let libs = &chain.liberties;
             let own: Vec<Pt> = libs.iter().copied().filter(|&n| self.owner[n as usize] == Owner::Territory(color)).collect();
             let dame: Vec<Pt> = libs.iter().copied().filter(|&n| self.owner[n as usize] == Owner::Dame).collect();
             if own.len() != 1 || own.len() + dame.len() != libs.len() {
                 continue;
             }
-            let opponent = stone(color.opponent());
-            let opponent_fills_all = dame.iter().all(|&d| !self.self_atari(d, opponent));
-            let filling_links_out = dame.iter().any(|&d| self.territory_liberties_if_filled(d, stone(color)) >= 2);
+            let opponent_fills_all = dame.iter().all(|&d| !self.self_atari(&chains, d, stone(color.opponent())));
+            let territory_if_filled = |d: Pt| {
+                let libs = chains.liberties_if_played(self, d, stone(color));
+                libs.iter().filter(|&&n| matches!(self.owner[n as usize], Owner::Territory(_))).count()
+            };
+            let filling_links_out = dame.iter().any(|&d| territory_if_filled(d) >= 2);
             if opponent_fills_all && !filling_links_out {
                 out.push(own[0]);
             }
@@ -767,56 +766,27 @@ impl Count {
         out
     }
 
-    /// Territory points (either colour's) among the liberties of the chain
-    /// a stone of `color` at the empty point `p` would join.
-    fn territory_liberties_if_filled(&self, p: Pt, color: Cell) -> usize {
-        let probe = self.with_stone(p, color);
-        probe.liberties(p).into_iter().filter(|&n| matches!(self.owner[n as usize], Owner::Territory(_))).count()
-    }
-
-    /// A copy of the cells (only) with a stone of `color` at `p`.
-    fn with_stone(&self, p: Pt, color: Cell) -> Count {
-        let mut cells = self.cells.clone();
-        cells[p as usize] = color;
-        Count { cells, stride: self.stride, dead: Vec::new(), owner: Vec::new(), seki: Vec::new() }
-    }
-
     /// Whether a stone of `color` at the empty point `p` would leave its
     /// chain with at most one liberty (and capture nothing).
-    fn self_atari(&self, p: Pt, color: Cell) -> bool {
-        let enemy = if color == Cell::Black { Cell::White } else { Cell::Black };
-        let probe = self.with_stone(p, color);
-        let captures = probe.neighbors(p).into_iter().any(|n| probe.cells[n as usize] == enemy && probe.liberty_count(n, 1) == 0);
-        !captures && probe.liberty_count(p, 2) <= 1
-    }
-
-    /// The liberties of the chain at `p`.
-    fn liberties(&self, p: Pt) -> Vec<Pt> {
-        let mut libs: Vec<Pt> = Vec::new();
-        for s in self.chain(p) {
-            for n in self.neighbors(s) {
-                if self.cells[n as usize] == Cell::Empty && !libs.contains(&n) {
-                    libs.push(n);
-                }
+    fn self_atari(&self, chains: &Chains, p: Pt, color: Cell) -> bool {
+        // Stops at the second liberty: the chains of open boards have
+        // hundreds.
+        let mut first = None;
+        let mut second_liberty = |l: Pt| l != p && *first.get_or_insert(l) != l;
+        for n in self.neighbors(p) {
+            let cell = self.cells[n as usize];
+            let found = if cell == Cell::Empty {
+                second_liberty(n)
+            } else if cell == color {
+                chains.at(n).liberties.iter().any(|&l| second_liberty(l))
+            } else {
+                cell.color().is_some() && chains.at(n).liberties.len() == 1
+            };
+            if found {
+                return false;
             }
         }
-        libs
-    }
-
-    /// Liberties of the chain at `p`, counting no further than `limit + 1`.
-    fn liberty_count(&self, p: Pt, limit: usize) -> usize {
-        let mut libs: Vec<Pt> = Vec::new();
-        for s in self.chain(p) {
-            for n in self.neighbors(s) {
-                if self.cells[n as usize] == Cell::Empty && !libs.contains(&n) {
-                    libs.push(n);
-                    if libs.len() > limit {
-                        return libs.len();
-                    }
-                }
-            }
-        }
-        libs.len()
+        true
     }
 
     fn chain(&self, p: Pt) -> Vec<Pt> {
@@ -856,6 +826,124 @@ struct SekiDame {
 impl SekiDame {
     fn chains_touch(&self, p: Pt) -> bool {
         self.chains.contains(&p)
+    }
+}
+
+/// Every chain of a count's board, found in one pass: the questions the
+/// count asks (self-atari, liberties after a move) then need no flood fill
+/// each.
+struct Chains {
+    /// Per cell: the index in `all` of the chain there, or `NO_CHAIN`.
+    index: Vec<u32>,
+    all: Vec<ChainInfo>,
+    /// Per cell: 1 + the index of the last chain that listed it as a
+    /// liberty (a list without `contains`: open boards have chains of
+    /// hundreds of liberties).
+    listed: Vec<u32>,
+}
+
+struct ChainInfo {
+    stones: Vec<Pt>,
+    liberties: Vec<Pt>,
+}
+
+const NO_CHAIN: u32 = u32::MAX;
+
+impl Chains {
+    fn new(count: &Count) -> Chains {
+        let mut index = vec![NO_CHAIN; count.cells.len()];
+        let mut listed = vec![0; count.cells.len()];
+        let mut all = Vec::new();
+        for start in 0..count.cells.len() {
+            let color = count.cells[start];
+            if index[start] != NO_CHAIN || color.color().is_none() {
+                continue;
+            }
+            let id = all.len() as u32;
+            index[start] = id;
+            let (mut stones, mut liberties) = (vec![start as Pt], Vec::new());
+            let mut i = 0;
+            while i < stones.len() {
+                for n in count.neighbors(stones[i]) {
+                    let cell = count.cells[n as usize];
+                    if cell == color && index[n as usize] == NO_CHAIN {
+                        index[n as usize] = id;
+                        stones.push(n);
+                    } else if cell == Cell::Empty && listed[n as usize] != id + 1 {
+                        listed[n as usize] = id + 1;
+                        liberties.push(n);
+                    }
+                }
+                i += 1;
+            }
+            all.push(ChainInfo { stones, liberties });
+        }
+        Chains { index, all, listed }
+    }
+
+    /// Updates the chains for the stone just put at `p` (no capture): it
+    /// joins the chains of its colour around it and takes a liberty from
+    /// the others. The joined chains are left empty in `all`.
+    fn add_stone(&mut self, count: &Count, p: Pt) {
+        let color = count.cells[p as usize];
+        let id = self.all.len() as u32;
+        let (mut stones, mut liberties) = (vec![p], Vec::new());
+        let mut list = |l: Pt, liberties: &mut Vec<Pt>| {
+            if l != p && self.listed[l as usize] != id + 1 {
+                self.listed[l as usize] = id + 1;
+                liberties.push(l);
+            }
+        };
+        for n in count.neighbors(p) {
+            let cell = count.cells[n as usize];
+            let old = self.index[n as usize];
+            if cell == Cell::Empty {
+                list(n, &mut liberties);
+            } else if cell == color {
+                if old == id {
+                    continue;
+                }
+                let joined = std::mem::replace(&mut self.all[old as usize], ChainInfo { stones: Vec::new(), liberties: Vec::new() });
+                for &s in &joined.stones {
+                    self.index[s as usize] = id;
+                }
+                stones.extend(joined.stones);
+                for l in joined.liberties {
+                    list(l, &mut liberties);
+                }
+            } else if cell.color().is_some() {
+                self.all[old as usize].liberties.retain(|&l| l != p);
+            }
+        }
+        self.index[p as usize] = id;
+        self.all.push(ChainInfo { stones, liberties });
+    }
+
+    /// The chain of the stone at `p`.
+    fn at(&self, p: Pt) -> &ChainInfo {
+        &self.all[self.index[p as usize] as usize]
+    }
+
+    /// The liberties the chain of a stone of `color` put at the empty point
+    /// `p` would have (captures aside).
+    fn liberties_if_played(&self, count: &Count, p: Pt, color: Cell) -> Vec<Pt> {
+        let mut liberties: Vec<Pt> = Vec::new();
+        for n in count.neighbors(p) {
+            let cell = count.cells[n as usize];
+            let around: &[Pt] = if cell == Cell::Empty {
+                std::slice::from_ref(&n)
+            } else if cell == color {
+                &self.at(n).liberties
+            } else {
+                &[]
+            };
+            for &l in around {
+                if l != p && !liberties.contains(&l) {
+                    liberties.push(l);
+                }
+            }
+        }
+        liberties
     }
 }
 
