@@ -55,7 +55,8 @@ pub enum Cell {
 }
 
 impl Cell {
-    fn of(color: Color) -> Cell {
+    /// The stone of `color`.
+    pub fn of(color: Color) -> Cell {
         match color {
             Color::Black => Cell::Black,
             Color::White => Cell::White,

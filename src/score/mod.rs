@@ -458,7 +458,7 @@ impl Count {
     /// Each side's count under the rules' scoring.
     fn sides(&self, board: &Board, scoring: Scoring, komi: f64, handicap_bonus: f64) -> (Side, Side) {
         let side = |color: Color| {
-            let cell = stone(color);
+            let cell = Cell::of(color);
             let territory = self.owner.iter().filter(|&&o| o == Owner::Territory(color)).count() as u32;
             let stones = board.points().filter(|&p| self.cells[p as usize] == cell).count() as u32;
             let dead = self.dead.iter().filter(|&&p| board.cell(p).color() == Some(color.opponent())).count() as u32;
@@ -711,7 +711,7 @@ impl Count {
             }
             for p in connections {
                 let Owner::Territory(color) = probe.owner[p as usize] else { continue };
-                probe.cells[p as usize] = stone(color);
+                probe.cells[p as usize] = Cell::of(color);
                 self.owner[p as usize] = Owner::SekiEye;
             }
         }
@@ -753,9 +753,9 @@ impl Count {
             if own.len() != 1 || own.len() + dame.len() != libs.len() {
                 continue;
             }
-            let opponent_fills_all = dame.iter().all(|&d| !self.self_atari(&chains, d, stone(color.opponent())));
+            let opponent_fills_all = dame.iter().all(|&d| !self.self_atari(&chains, d, Cell::of(color.opponent())));
             let territory_if_filled = |d: Pt| {
-                let libs = chains.liberties_if_played(self, d, stone(color));
+                let libs = chains.liberties_if_played(self, d, Cell::of(color));
                 libs.iter().filter(|&&n| matches!(self.owner[n as usize], Owner::Territory(_))).count()
             };
             let filling_links_out = dame.iter().any(|&d| territory_if_filled(d) >= 2);
@@ -944,13 +944,6 @@ impl Chains {
             }
         }
         liberties
-    }
-}
-
-fn stone(color: Color) -> Cell {
-    match color {
-        Color::Black => Cell::Black,
-        Color::White => Cell::White,
     }
 }
 
