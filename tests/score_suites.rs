@@ -303,7 +303,7 @@ fn necessary_connection_after_dame() {
     let none = ScoreOptions { dead_stones: DeadStones::None, ..defaults() };
     let s = score(&bytes, &none);
     assert_count(&s, side(27, 9, 0, 0, 27.0), side(33, 10, 0, 0, 39.5), "W+12.5", Some(true));
-    assert_eq!(owners(&s)[&(3, 8)], '.', "D1 is no territory\n{}", s.map);
+    assert_eq!(owners(&s)[&(3, 8)], '-', "D1 is no territory\n{}", s.map);
     let chinese = score(&bytes, &ScoreOptions { rules: rules("chinese"), ..none });
     assert_count(&chinese, side(28, 9, 0, 0, 37.0), side(33, 10, 0, 0, 49.5), "W+12.5", Some(true));
 }
@@ -316,7 +316,7 @@ fn connection_after_two_dame() {
     let none = ScoreOptions { dead_stones: DeadStones::None, ..defaults() };
     let s = score(&bytes, &none);
     assert_count(&s, side(18, 12, 0, 0, 18.0), side(34, 14, 0, 0, 40.5), "W+22.5", Some(true));
-    assert_eq!(owners(&s)[&(0, 4)], '.', "A5 is no territory\n{}", s.map);
+    assert_eq!(owners(&s)[&(0, 4)], '-', "A5 is no territory\n{}", s.map);
     assert_eq!(score(&bytes, &defaults()).result, "W+22.5", "the estimator finds no dead stone");
     let chinese = score(&bytes, &ScoreOptions { rules: rules("chinese"), ..none });
     assert_count(&chinese, side(18, 12, 0, 0, 30.0), side(35, 14, 0, 0, 55.5), "W+25.5", Some(false));
@@ -416,7 +416,7 @@ fn seki_eyes_kgs_and_japanese() {
     let japanese = fixture("japanese-seki-eyes-not-counted.sgf");
     let s = score(&japanese, &none);
     assert_count(&s, side(34, 18, 0, 0, 34.0), side(12, 14, 0, 0, 18.5), "B+15.5", Some(true));
-    assert_eq!((owners(&s)[&a1], owners(&s)[&e1]), ('.', '.'));
+    assert_eq!((owners(&s)[&a1], owners(&s)[&e1]), ('-', '-'));
     let counted = score(&japanese, &ScoreOptions { seki_eyes: Some(SekiEyes::Count), ..none });
     assert_count(&counted, side(35, 18, 0, 0, 35.0), side(13, 14, 0, 0, 19.5), "B+15.5", Some(true));
 }

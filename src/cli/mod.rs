@@ -787,7 +787,7 @@ fn write_score_text(out: &mut impl Write, name: &str, index: usize, s: &GameScor
     for line in s.map.lines() {
         writeln!(out, "  {line}")?;
     }
-    writeln!(out, "  X O stones, x o dead stones, b w territory, s seki dame, . dame")?;
+    writeln!(out, "  X O stones, x o dead stones, b w territory, s seki dame, - no one's (seki eye, forced connection), . dame")?;
     for d in &s.diagnostics {
         writeln!(out, "  {}[{}]: {}", d.severity, d.code, d.message)?;
     }

@@ -108,7 +108,8 @@ pub struct GameScore {
     /// Whether the line ends with two passes.
     pub finished: bool,
     /// The final board: `X`/`O` stones, `x`/`o` dead stones, `b`/`w`
-    /// territory, `s` seki dame, `.` dame.
+    /// territory, `s` seki dame, `-` no one's (an eye of stones in seki
+    /// under Art. 8, or a connection the dame force), `.` dame.
     #[serde(skip)]
     pub map: String,
     /// Notes and problems found while scoring (komi, result syntax...).
@@ -498,6 +499,7 @@ impl Count {
                     (_, _, Owner::Territory(Color::Black)) => 'b',
                     (_, _, Owner::Territory(Color::White)) => 'w',
                     (_, _, Owner::Seki) => 's',
+                    (_, _, Owner::SekiEye) => '-',
                     _ => '.',
                 };
                 out.push(' ');
