@@ -331,7 +331,6 @@ enum NumberError {
     TooLarge,
 }
 
-/// `[+|-]digit{digit}`, without trimming.
 /// One or two ASCII digits, the commonest Number by far (`19`, `0`, `4`),
 /// read directly: what [`parse_number_text`] would read, without its
 /// general steps (trim, sign, `str::parse`), which cost more than the rest
@@ -345,6 +344,7 @@ fn short_number(s: &str) -> Option<i64> {
     }
 }
 
+/// `[+|-]digit{digit}`, without trimming.
 fn parse_number_text(s: &str) -> Result<i64, NumberError> {
     let digits = s.strip_prefix(['+', '-']).unwrap_or(s);
     if digits.is_empty() || !digits.bytes().all(|b| b.is_ascii_digit()) {
