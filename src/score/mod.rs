@@ -605,14 +605,14 @@ impl Count {
         for &p in &points {
             for n in self.neighbors(p) {
                 if matches!(self.cells[n as usize], Cell::Black | Cell::White) && !chains.contains(&n) {
-                    chains.extend(self.chain(n).into_iter().filter(|q| !chains.contains(q)).collect::<Vec<_>>());
+                    chains.extend(board_chains.at(n).stones.iter().filter(|q| !chains.contains(q)).collect::<Vec<_>>());
                 }
             }
         }
         // A living chain left in atari inside a small eye lives only because
         // taking it is a ko nobody can win (a seki by ko, as in a double-ko
         // seki). In atari elsewhere it is just a stone left to capture.
-        let small_eye_points: Vec<Pt> = self.small_eyes_with_points(MAX_LINKING_EYE).into_iter().flat_map(|(region, _)| region).collect();
+        let small_eye_points: Vec<Pt> = self.small_eyes_with_points(&board_chains, MAX_LINKING_EYE).into_iter().flat_map(|(region, _)| region).collect();
         for p in 0..self.cells.len() as Pt {
             if matches!(self.cells[p as usize], Cell::Black | Cell::White) && !chains.contains(&p) && board_chains.at(p).liberties.len() == 1 {
                 let chain = board_chains.at(p).stones.clone();
@@ -630,11 +630,11 @@ impl Count {
         if !chains.is_empty() {
             loop {
                 let before = chains.len();
-                for owner_chains in self.small_eyes(MAX_LINKING_EYE) {
+                for owner_chains in self.small_eyes(&board_chains, MAX_LINKING_EYE) {
                     if owner_chains.iter().any(|c| chains.contains(c)) {
                         for c in owner_chains {
                             if !chains.contains(&c) {
-                                chains.extend(self.chain(c));
+                                chains.extend(&board_chains.at(c).stones);
                             }
                         }
                     }
@@ -649,13 +649,13 @@ impl Count {
 
     /// For each empty region of at most `max` points that touches one
     /// colour only: one stone of every chain around it.
-    fn small_eyes(&self, max: usize) -> Vec<Vec<Pt>> {
-        self.small_eyes_with_points(max).into_iter().map(|(_, chains)| chains).collect()
+    fn small_eyes(&self, board_chains: &Chains, max: usize) -> Vec<Vec<Pt>> {
+        self.small_eyes_with_points(board_chains, max).into_iter().map(|(_, chains)| chains).collect()
     }
 
     /// Empty regions of at most `max` points that touch one colour only,
     /// with one stone of every chain around each.
-    fn small_eyes_with_points(&self, max: usize) -> Vec<(Vec<Pt>, Vec<Pt>)> {
+    fn small_eyes_with_points(&self, board_chains: &Chains, max: usize) -> Vec<(Vec<Pt>, Vec<Pt>)> {
         let mut seen = vec![false; self.cells.len()];
         let mut out = Vec::new();
         for start in 0..self.cells.len() {
@@ -683,13 +683,10 @@ impl Count {
             if region.len() > max || stones.is_empty() || !one_colour {
                 continue;
             }
-            let mut chains: Vec<Vec<Pt>> = Vec::new();
-            for s in stones {
-                if !chains.iter().any(|c| c.contains(&s)) {
-                    chains.push(self.chain(s));
-                }
-            }
-            out.push((region, chains.into_iter().map(|c| c[0]).collect()));
+            let mut ids: Vec<u32> = stones.iter().map(|&s| board_chains.index[s as usize]).collect();
+            ids.sort_unstable();
+            ids.dedup();
+            out.push((region, ids.into_iter().map(|id| board_chains.all[id as usize].stones[0]).collect()));
         }
         out
     }
@@ -789,26 +786,6 @@ impl Count {
             }
         }
         true
-    }
-
-    fn chain(&self, p: Pt) -> Vec<Pt> {
-        let color = self.cells[p as usize];
-        let mut chain = vec![p];
-        // A bitmap, not `chain.contains`: a chain of every point of a 52x52
-        // board took seconds (tests/hostile.rs).
-        let mut seen = vec![false; self.cells.len()];
-        seen[p as usize] = true;
-        let mut i = 0;
-        while i < chain.len() {
-            for n in self.neighbors(chain[i]) {
-                if self.cells[n as usize] == color && !seen[n as usize] {
-                    seen[n as usize] = true;
-                    chain.push(n);
-                }
-            }
-            i += 1;
-        }
-        chain
     }
 
     fn neighbors(&self, p: Pt) -> [Pt; 4] {
