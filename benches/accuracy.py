@@ -13,7 +13,9 @@ rescores them twice with the release binary:
 Every disagreement is listed with a reason category. Then GNU Go
 (`gnugo --score aftermath`, with `--chinese-rules` for area-counted games)
 scores an evenly spaced sample of the counted KGS games, two games at a
-time, and kifu is timed on the same sample.
+time, and kifu is timed on the same sample; GNU Go also scores the finished
+KGS games whose winner kifu's estimate misses, so that each miss says
+whether a stronger reader finds RE's winner.
 
 The figures go to docs/accuracy.md, between the GENERATED markers (the
 rest of the file is hand-written), and the raw rows to target/accuracy/.
@@ -22,6 +24,7 @@ rest of the file is hand-written), and the raw rows to target/accuracy/.
     python3 benches/accuracy.py --no-gnugo   # kifu only (reuses GNU Go rows from an earlier run)
     python3 benches/accuracy.py --sample 141 --jobs 2
     python3 benches/accuracy.py --seki-cases   # regenerate the seki table of tests/score_suites.rs
+    python3 benches/accuracy.py --seki-eyes-check   # which --seki-eyes rule KGS's results follow
 
 Environment: KIFU_CORPUS (corpus root), KIFU_BIN (the kifu binary).
 """
@@ -144,6 +147,34 @@ def reason(row, estimate):
     return "markup and RE disagree (markup changed after the count, or another counting convention)"
 
 
+def kgs_finished_clean(est_rows, corpus):
+    """KGS games ending with two passes whose RE fits their komi and side."""
+    return [
+        r
+        for r in est_rows
+        if r.get("finished") and set_of(r["file"], corpus) == "kgs" and not reason(r, True).startswith(("komi oddity", "RE oddity"))
+    ]
+
+
+def gnugo_on_misses(gnugo, misses, area, jobs, no_gnugo):
+    """GNU Go's result on the games whose winner kifu misses (rows reused
+    from the last run with --no-gnugo); at most 2 minutes a game."""
+    path = os.path.join(OUT, "gnugo-misses.jsonl")
+    if not no_gnugo and gnugo:
+        print(f"accuracy: GNU Go on kifu's {len(misses)} winner misses, {jobs} at a time", file=sys.stderr)
+        with concurrent.futures.ThreadPoolExecutor(max_workers=jobs) as pool:
+            rows = list(pool.map(lambda f: gnugo_score(gnugo, f, area[f], timeout=120), misses))
+        with open(path, "w") as f:
+            for row in rows:
+                f.write(json.dumps(row) + "\n")
+        return rows
+    if not os.path.exists(path):
+        return []
+    with open(path) as f:
+        by_file = {r["file"]: r for r in map(json.loads, f)}
+    return [by_file[m] for m in misses if m in by_file]
+
+
 def fmt_pct(n, d):
     return f"{100.0 * n / d:.2f}% ({n} of {d})" if d else "n/a (0 games)"
 
@@ -159,13 +190,13 @@ def gnugo_binary():
 GNUGO_RESULT = re.compile(r"(White|Black) wins by ([0-9.]+) points?")
 
 
-def gnugo_score(gnugo, path, area):
+def gnugo_score(gnugo, path, area, timeout=600):
     cmd = [gnugo, "--score", "aftermath", "-l", path]
     if area:
         cmd.append("--chinese-rules")
     start = time.monotonic()
     try:
-        p = subprocess.run(cmd, capture_output=True, timeout=600)
+        p = subprocess.run(cmd, capture_output=True, timeout=timeout)
         out = p.stdout.decode("utf-8", "replace") + p.stderr.decode("utf-8", "replace")
     except subprocess.TimeoutExpired:
         out = "timeout"
@@ -311,6 +342,34 @@ def write_seki_cases(corpus, jobs):
 
 
 # ---------------------------------------------------------------------------
+# Which seki-eye rule KGS's results follow (--seki-eyes-check)
+
+
+def seki_eyes_check(corpus, kifu, jobs):
+    """Rescores the territory-counted KGS games of target/accuracy/estimate.jsonl
+    (from the last full run) with the estimate's dead stones under each
+    --seki-eyes rule, and prints how many reproduce RE, by period."""
+    path = os.path.join(OUT, "estimate.jsonl")
+    if not os.path.exists(path):
+        print("accuracy: run benches/accuracy.sh --no-gnugo first (needs target/accuracy/estimate.jsonl)", file=sys.stderr)
+        return 2
+    with open(path) as f:
+        files = sorted({r["file"] for r in map(json.loads, f) if set_of(r["file"], corpus) == "kgs" and r["scoring"] == "territory" and r["game"] == 0})
+    rules = ("count", "none", "kgs")
+    rows = {rule: {r["file"]: r for r in run_kifu(kifu, files, ["--dead-stones", "estimate", "--seki-eyes", rule], jobs)[0] if r["game"] == 0} for rule in rules}
+    print("| period | games | " + " | ".join(f"{rule}: exact / winner" for rule in rules) + " |")
+    print("|---|---:|" + "---:|" * len(rules))
+    for period, keep in (("2001-2006", lambda f: "2017" not in f), ("2017", lambda f: "2017" in f)):
+        chosen = [f for f in files if keep(os.path.relpath(f, corpus)) and all(f in rows[rule] for rule in rules)]
+        cells = [f"{sum(bool(rows[rule][f]['agrees']) for f in chosen)} / {sum(winner_agrees(rows[rule][f]) for f in chosen)}" for rule in rules]
+        print(f"| {period} | {len(chosen)} | " + " | ".join(cells) + " |")
+    for a, b in (("none", "count"), ("count", "none"), ("kgs", "count"), ("count", "kgs")):
+        only = sum(1 for f in files if f in rows[a] and f in rows[b] and rows[a][f]["agrees"] and not rows[b][f]["agrees"])
+        print(f"exact under {a} only (not {b}): {only}")
+    return 0
+
+
+# ---------------------------------------------------------------------------
 
 
 def main():
@@ -319,9 +378,10 @@ def main():
     ap.add_argument("--kifu", default=os.environ.get("KIFU_BIN", os.path.join(ROOT, "target", "release", "kifu")))
     ap.add_argument("--sample", type=int, default=141, help="KGS counted games GNU Go scores (evenly spaced; default 141)")
     ap.add_argument("--jobs", type=int, default=2, help="parallel processes (default 2)")
-    ap.add_argument("--no-gnugo", action="store_true", help="do not run GNU Go; reuse target/accuracy/gnugo.jsonl if present")
+    ap.add_argument("--no-gnugo", action="store_true", help="do not run GNU Go; reuse target/accuracy/gnugo.jsonl and gnugo-misses.jsonl if present")
     ap.add_argument("--no-doc", action="store_true", help="print the report instead of writing docs/accuracy.md")
     ap.add_argument("--seki-cases", action="store_true", help="only regenerate the seki table of tests/score_suites.rs with GNU Go playouts")
+    ap.add_argument("--seki-eyes-check", action="store_true", help="only print which --seki-eyes rule reproduces KGS's results (after a full run)")
     opts = ap.parse_args()
 
     corpus = os.path.abspath(opts.corpus)
@@ -330,6 +390,8 @@ def main():
         return 0
     if opts.seki_cases:
         return write_seki_cases(corpus, opts.jobs)
+    if opts.seki_eyes_check:
+        return seki_eyes_check(corpus, opts.kifu, opts.jobs)
     if not os.path.exists(opts.kifu):
         print(f"accuracy: {opts.kifu} not found: run `cargo build --release` first (benches/accuracy.sh does)", file=sys.stderr)
         return 2
@@ -379,6 +441,11 @@ def main():
     elif not gnugo:
         print("accuracy: gnugo not installed (apt-get install gnugo): no GNU Go figures", file=sys.stderr)
 
+    # GNU Go on the KGS games whose winner kifu gets wrong.
+    misses = sorted(r["file"] for r in kgs_finished_clean(est_rows, corpus) if not winner_agrees(r))
+    area = {r["file"]: r.get("scoring") == "area" for r in est_rows}
+    miss_rows = gnugo_on_misses(gnugo, misses, area, opts.jobs, opts.no_gnugo)
+
     # kifu timed on the same sample, one process, one core.
     kifu_sample_seconds = None
     if sample_files:
@@ -392,7 +459,7 @@ def main():
             for r in rows:
                 f.write(json.dumps(r, ensure_ascii=False) + "\n")
 
-    report = render(corpus, opts, markup_rows, est_rows, est_seconds, sample, len(kgs), gnugo_rows, gnugo_version, kifu_sample_seconds)
+    report = render(corpus, opts, markup_rows, est_rows, est_seconds, sample, len(kgs), gnugo_rows, gnugo_version, kifu_sample_seconds, miss_rows)
     if opts.no_doc:
         print(report)
     else:
@@ -401,7 +468,7 @@ def main():
     return 0
 
 
-def render(corpus, opts, markup_rows, est_rows, est_seconds, sample, n_kgs, gnugo_rows, gnugo_version, kifu_sample_seconds):
+def render(corpus, opts, markup_rows, est_rows, est_seconds, sample, n_kgs, gnugo_rows, gnugo_version, kifu_sample_seconds, miss_rows):
     def rel(path):
         return os.path.relpath(path, corpus)
 
@@ -461,7 +528,7 @@ def render(corpus, opts, markup_rows, est_rows, est_seconds, sample, n_kgs, gnug
         ("all scored games", est_rows),
         ("without komi or RE oddities", clean),
         ("... and finished (two passes)", clean_fin),
-        ("KGS, finished, without oddities", [r for r in clean_fin if set_of(r["file"], corpus) == "kgs"]),
+        ("KGS, finished, without oddities", kgs_finished_clean(est_rows, corpus)),
     ):
         w(f"| {label} | {len(rows)} | {fmt_pct(sum(winner_agrees(r) for r in rows), len(rows))} | {fmt_pct(sum(bool(r['agrees']) for r in rows), len(rows))} |")
     w("")
@@ -517,6 +584,7 @@ def render(corpus, opts, markup_rows, est_rows, est_seconds, sample, n_kgs, gnug
     else:
         w("GNU Go was not run (not installed, or `--no-gnugo` with no earlier results).")
         w("")
+    render_misses(w, est_rows, miss_rows, game)
 
     # --- disagreement lists
     w("### Markup: every disagreement")
@@ -549,6 +617,49 @@ def render(corpus, opts, markup_rows, est_rows, est_seconds, sample, n_kgs, gnug
     w("")
     w("</details>")
     return "\n".join(lines)
+
+
+def render_misses(w, est_rows, miss_rows, game):
+    """kifu's winner misses on finished KGS games without oddities, each
+    with GNU Go's result: where GNU Go finds RE's winner, kifu misread the
+    life and death; where it finds kifu's, RE came from a count that
+    neither program derives from the position."""
+    w("### kifu's winner misses on finished KGS games, with GNU Go's result")
+    w("")
+    if not miss_rows:
+        w("GNU Go was not run on them (not installed, or `--no-gnugo` with no earlier results).")
+        w("")
+        return
+    by_file = {r["file"]: r for r in est_rows if r["game"] == 0}
+    rows, gnugo_right = [], 0
+    for g in miss_rows:
+        r = by_file.get(g["file"])
+        if r is None or winner_agrees(r):
+            continue
+        rec = recorded(r)
+        gres = "?" if g["winner"] == "?" else ("0" if g["winner"] is None else f"{g['winner']}+{num(g['margin'])}")
+        if g["winner"] == "?":
+            why = "GNU Go gave no result within 2 minutes"
+        elif g["winner"] == (rec[0] or None):
+            why = "GNU Go finds RE's winner: kifu misjudged a group's life or death"
+            gnugo_right += 1
+        else:
+            why = "GNU Go finds kifu's winner: RE is not what the position counts to"
+        rows.append((why, f"| {game(r)} | {r['recorded']} | {r['result']} | {gres} | {why} |"))
+    w(
+        f"GNU Go (`gnugo --score aftermath`, at most 2 minutes a game) finds RE's winner in {gnugo_right} of the {len(rows)} "
+        "finished KGS games without oddities whose winner kifu's estimate misses."
+    )
+    w("")
+    w(f"<details><summary>The {len(rows)} games</summary>")
+    w("")
+    w("| game | RE | kifu | GNU Go | reason |")
+    w("|---|---|---|---|---|")
+    for _, line in sorted(rows):
+        w(line)
+    w("")
+    w("</details>")
+    w("")
 
 
 def winner_agrees(r):

@@ -116,7 +116,7 @@ codes! {
     MissingKomi = "missing-komi", Warning, "The game has no usable KM[]; it was scored with komi 0.";
     KomiScaled = "komi-scaled", Info, "KM[] was written x100 (Fox); it was read as points.";
     KomiAssumed = "komi-assumed", Info, "KM[0] in a Fox record of an even game: scored with Fox's 6.5 komi.";
-    SekiEyesCounted = "seki-eyes-counted", Info, "The record comes from a server (KGS) whose Japanese scoring counts seki eyes; kifu followed it.";
+    SekiEyesCounted = "seki-eyes-counted", Info, "The record comes from KGS, whose Japanese scoring counts the eyes of groups in seki unless every chain around the eye touches a seki dame; kifu followed it.";
     IllegalMoveLoses = "illegal-move-loses", Info, "Under Japanese rules (Art. 14) the player who made an illegal move loses the game.";
     // Across files.
     DuplicateGame = "duplicate-game", Info, "The same game (same moves, up to symmetry and colours) was seen earlier in the run.";

@@ -399,24 +399,34 @@ fn fox_even_game_km0_is_6_5() {
     assert_eq!(score(&bytes, &ScoreOptions { komi: Some(0.0), ..none }).result, "B+12");
 }
 
-/// A seki with an eye each: KGS counts the eyes (the record says KGS), the
-/// Japanese rules (Art. 8) do not; `--seki-eyes` overrides either.
+/// A seki with an eye each: KGS (the record says KGS) leaves out the eye
+/// surrounded by chains at the seki dame only (E1), and counts the one a
+/// chain with its own life also surrounds (A1); Art. 8 leaves out both, and
+/// `--seki-eyes` chooses any of the three.
 #[test]
 fn seki_eyes_kgs_and_japanese() {
     let none = ScoreOptions { dead_stones: DeadStones::None, ..defaults() };
-    let kgs = fixture("kgs-seki-eyes-counted.sgf");
-    let s = score(&kgs, &none);
-    assert_count(&s, side(35, 18, 0, 0, 35.0), side(13, 14, 0, 0, 19.5), "B+15.5", Some(true));
-    assert_eq!(s.seki_points, ["ci"]);
+    let kgs = fixture("kgs-seki-eyes.sgf");
     let (a1, e1) = ((0, 8), (4, 8));
-    assert_eq!((owners(&s)[&a1], owners(&s)[&e1]), ('b', 'w'));
+    let s = score(&kgs, &none);
+    assert_count(&s, side(13, 21, 0, 0, 13.0), side(27, 18, 0, 0, 33.5), "W+20.5", Some(true));
+    assert_eq!(s.seki_points, ["ci"]);
+    assert_eq!((owners(&s)[&a1], owners(&s)[&e1]), ('b', '-'));
     let art8 = score(&kgs, &ScoreOptions { seki_eyes: Some(SekiEyes::None), ..none.clone() });
-    assert_count(&art8, side(34, 18, 0, 0, 34.0), side(12, 14, 0, 0, 18.5), "B+15.5", Some(true));
+    assert_count(&art8, side(12, 21, 0, 0, 12.0), side(27, 18, 0, 0, 33.5), "W+21.5", Some(false));
+    assert_eq!((owners(&art8)[&a1], owners(&art8)[&e1]), ('-', '-'));
+    let counted = score(&kgs, &ScoreOptions { seki_eyes: Some(SekiEyes::Count), ..none.clone() });
+    assert_count(&counted, side(13, 21, 0, 0, 13.0), side(28, 18, 0, 0, 34.5), "W+21.5", Some(false));
 
+    // The one-eye-each seki without KGS: Art. 8 leaves out both eyes, as
+    // KGS would (each is surrounded by a chain at the seki dame only).
     let japanese = fixture("japanese-seki-eyes-not-counted.sgf");
     let s = score(&japanese, &none);
     assert_count(&s, side(34, 18, 0, 0, 34.0), side(12, 14, 0, 0, 18.5), "B+15.5", Some(true));
+    let (a1, e1) = ((0, 8), (4, 8));
     assert_eq!((owners(&s)[&a1], owners(&s)[&e1]), ('-', '-'));
+    let as_kgs = score(&japanese, &ScoreOptions { seki_eyes: Some(SekiEyes::Kgs), ..none.clone() });
+    assert_count(&as_kgs, side(34, 18, 0, 0, 34.0), side(12, 14, 0, 0, 18.5), "B+15.5", Some(true));
     let counted = score(&japanese, &ScoreOptions { seki_eyes: Some(SekiEyes::Count), ..none });
     assert_count(&counted, side(35, 18, 0, 0, 35.0), side(13, 14, 0, 0, 19.5), "B+15.5", Some(true));
 }

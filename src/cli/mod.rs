@@ -165,7 +165,7 @@ struct ScoreFlags {
     /// Points given to White for the handicap, replacing the ruleset's (area scoring).
     #[arg(long, value_name = "N")]
     handicap_bonus: Option<f64>,
-    /// Whether the eyes of groups in seki count: none (Japanese Art. 8) or count (most servers).
+    /// Whether the eyes of groups in seki count: none (Japanese Art. 8), count, or kgs (as KGS: only eyes every chain around which touches a seki dame count for nobody).
     #[arg(long, value_enum)]
     seki_eyes: Option<SekiEyesArg>,
     /// Who wins equal scores: draw (jigo) or white (the seed 003 rules).
@@ -180,6 +180,7 @@ struct ScoreFlags {
 enum SekiEyesArg {
     None,
     Count,
+    Kgs,
 }
 
 #[derive(Clone, Copy, PartialEq, Eq, ValueEnum)]
@@ -209,6 +210,7 @@ impl ScoreFlags {
         let seki_eyes = self.seki_eyes.map(|s| match s {
             SekiEyesArg::None => SekiEyes::None,
             SekiEyesArg::Count => SekiEyes::Count,
+            SekiEyesArg::Kgs => SekiEyes::Kgs,
         });
         Ok(ScoreOptions {
             rules,

@@ -43,10 +43,14 @@ pub enum DeadStones {
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
 #[serde(rename_all = "lowercase")]
 pub enum SekiEyes {
-    /// Japanese Art. 8: they count for nobody.
+    /// Japanese Art. 8: the eyes of groups in seki count for nobody.
     None,
-    /// As most servers (KGS among them) count.
+    /// They count, as under area scoring.
     Count,
+    /// As KGS's results show: an eye counts for nobody only when every
+    /// chain around it touches a seki dame; the other eyes of groups in
+    /// seki count.
+    Kgs,
 }
 
 /// Settings for rescoring.
@@ -133,7 +137,7 @@ pub fn score_game(game: &GameTree, options: &ScoreOptions) -> Option<GameScore> 
     if from == "markup" {
         count.territory_from_markup(&position.board, end);
     } else {
-        count.territory_by_flood_fill(scoring == Scoring::Territory && seki_eyes == SekiEyes::None);
+        count.territory_by_flood_fill(if scoring == Scoring::Territory { seki_eyes } else { SekiEyes::Count });
         if scoring == Scoring::Territory {
             count.discount_necessary_connections();
         }
@@ -364,7 +368,8 @@ fn marked(board: &Board, node: Node<'_>, id: &str) -> Vec<Pt> {
 }
 
 /// Whether seki eyes count: the option, else Art. 8 (none) under territory
-/// rules unless the record comes from KGS, whose scoring counts them.
+/// rules unless the record comes from KGS, whose results follow its own
+/// narrower rule.
 fn seki_eyes(root: Node<'_>, options: &ScoreOptions, position: &Position, diagnostics: &mut Vec<Diagnostic>) -> SekiEyes {
     if let Some(s) = options.seki_eyes {
         return s;
@@ -379,9 +384,9 @@ fn seki_eyes(root: Node<'_>, options: &ScoreOptions, position: &Position, diagno
         diagnostics.push(Diagnostic::new(
             Code::SekiEyesCounted,
             at,
-            "the record comes from KGS, whose Japanese scoring counts the eyes of groups in seki; kifu does the same (--seki-eyes none for Art. 8)",
+            "the record comes from KGS, whose Japanese scoring counts the eyes of groups in seki unless every chain around the eye touches a seki dame; kifu does the same (--seki-eyes none for Art. 8)",
         ));
-        return SekiEyes::Count;
+        return SekiEyes::Kgs;
     }
     SekiEyes::None
 }
@@ -536,9 +541,9 @@ impl Count {
         }
     }
 
-    /// Empty regions reached by one colour only are its territory. With
-    /// `article_8`, regions bordered by chains in seki count for nobody.
-    fn territory_by_flood_fill(&mut self, article_8: bool) {
+    /// Empty regions reached by one colour only are its territory, except
+    /// the eyes of stones in seki that `seki_eyes` leaves to nobody.
+    fn territory_by_flood_fill(&mut self, seki_eyes: SekiEyes) {
         let seki_dame = self.seki_dame();
         let mut seen = vec![false; self.cells.len()];
         let mut stack = Vec::new();
@@ -548,7 +553,9 @@ impl Count {
                 continue;
             }
             region.clear();
-            let (mut black, mut white, mut touches_seki) = (false, false, false);
+            let (mut black, mut white) = (false, false);
+            // Whether some chain around is in seki, and whether all are at a seki dame.
+            let (mut touches_seki, mut all_at_dame) = (false, true);
             stack.push(start as Pt);
             seen[start] = true;
             while let Some(p) = stack.pop() {
@@ -562,19 +569,26 @@ impl Count {
                         Cell::Black => {
                             black = true;
                             touches_seki |= seki_dame.chains_touch(n);
+                            all_at_dame &= seki_dame.at_dame.contains(&n);
                         }
                         Cell::White => {
                             white = true;
                             touches_seki |= seki_dame.chains_touch(n);
+                            all_at_dame &= seki_dame.at_dame.contains(&n);
                         }
                         _ => {}
                     }
                 }
             }
+            let nobodys = match seki_eyes {
+                SekiEyes::None => touches_seki,
+                SekiEyes::Kgs => all_at_dame,
+                SekiEyes::Count => false,
+            };
             let owner = match (black, white) {
                 _ if region.iter().any(|p| seki_dame.points.contains(p)) => Owner::Seki,
-                (true, false) if !(article_8 && touches_seki) => Owner::Territory(Color::Black),
-                (false, true) if !(article_8 && touches_seki) => Owner::Territory(Color::White),
+                (true, false) if !nobodys => Owner::Territory(Color::Black),
+                (false, true) if !nobodys => Owner::Territory(Color::White),
                 (true, true) | (false, false) => Owner::Dame,
                 _ => Owner::SekiEye,
             };
@@ -609,10 +623,11 @@ impl Count {
                 }
             }
         }
+        let at_dame = chains.clone();
         // A living chain left in atari inside a small eye lives only because
         // taking it is a ko nobody can win (a seki by ko, as in a double-ko
         // seki). In atari elsewhere it is just a stone left to capture.
-        let small_eye_points: Vec<Pt> = self.small_eyes_with_points(&board_chains, MAX_LINKING_EYE).into_iter().flat_map(|(region, _)| region).collect();
+        let small_eye_points: Vec<Pt> = self.one_colour_regions(&board_chains, MAX_LINKING_EYE).into_iter().flat_map(|(region, _)| region).collect();
         for p in 0..self.cells.len() as Pt {
             if matches!(self.cells[p as usize], Cell::Black | Cell::White) && !chains.contains(&p) && board_chains.at(p).liberties.len() == 1 {
                 let chain = board_chains.at(p).stones.clone();
@@ -626,14 +641,25 @@ impl Count {
         // small eye live or die together, so when one of them is in seki
         // all are, and none of their eyes counts (seki_exotics/seki_score:
         // a ring of chains joined by one-point eyes, one of them touching
-        // the seki dame).
+        // the seki dame). A chain beside a larger region of its own colour
+        // has its own life: the seki does not reach it (in KGS games, the
+        // territory of whole living groups was lost that way).
         if !chains.is_empty() {
+            let mut own_life = vec![false; board_chains.all.len()];
+            for (region, around) in self.one_colour_regions(&board_chains, usize::MAX) {
+                if region.len() > MAX_LINKING_EYE {
+                    for s in around {
+                        own_life[board_chains.index[s as usize] as usize] = true;
+                    }
+                }
+            }
+            let has_own_life = |c: Pt| own_life[board_chains.index[c as usize] as usize];
             loop {
                 let before = chains.len();
                 for owner_chains in self.small_eyes(&board_chains, MAX_LINKING_EYE) {
                     if owner_chains.iter().any(|c| chains.contains(c)) {
                         for c in owner_chains {
-                            if !chains.contains(&c) {
+                            if !chains.contains(&c) && !has_own_life(c) {
                                 chains.extend(&board_chains.at(c).stones);
                             }
                         }
@@ -644,18 +670,18 @@ impl Count {
                 }
             }
         }
-        SekiDame { points, chains }
+        SekiDame { points, chains, at_dame }
     }
 
     /// For each empty region of at most `max` points that touches one
     /// colour only: one stone of every chain around it.
     fn small_eyes(&self, board_chains: &Chains, max: usize) -> Vec<Vec<Pt>> {
-        self.small_eyes_with_points(board_chains, max).into_iter().map(|(_, chains)| chains).collect()
+        self.one_colour_regions(board_chains, max).into_iter().map(|(_, chains)| chains).collect()
     }
 
     /// Empty regions of at most `max` points that touch one colour only,
     /// with one stone of every chain around each.
-    fn small_eyes_with_points(&self, board_chains: &Chains, max: usize) -> Vec<(Vec<Pt>, Vec<Pt>)> {
+    fn one_colour_regions(&self, board_chains: &Chains, max: usize) -> Vec<(Vec<Pt>, Vec<Pt>)> {
         let mut seen = vec![false; self.cells.len()];
         let mut out = Vec::new();
         for start in 0..self.cells.len() {
@@ -799,7 +825,10 @@ const MAX_LINKING_EYE: usize = 2;
 /// Seki dame and the stones of the chains in seki.
 struct SekiDame {
     points: Vec<Pt>,
+    /// Stones of the groups in seki (chains joined by small eyes).
     chains: Vec<Pt>,
+    /// Stones of the chains that touch a seki dame themselves.
+    at_dame: Vec<Pt>,
 }
 
 impl SekiDame {
