@@ -472,6 +472,24 @@ fn score_json_fields() {
     assert_eq!((doc["result"].as_str(), doc["recorded"].as_str(), doc["agrees"].as_bool()), (Some("B+9"), Some("B+9"), Some(true)));
 }
 
+/// `--seki-eyes` on the command line: KGS's rule by default for a KGS
+/// record (with the `seki-eyes-counted` note), and each rule on request;
+/// the exit status says whether the recount agrees with RE.
+#[test]
+fn seki_eyes_flag() {
+    let result = |extra: &[&str]| {
+        let out = kifu().args(["score", "--format", "json", "--dead-stones", "none"]).args(extra).arg("fixtures/score/kgs-seki-eyes.sgf").output().unwrap();
+        let doc: Value = serde_json::from_str(String::from_utf8(out.stdout).unwrap().lines().next().unwrap()).unwrap();
+        (out.status.code(), doc["result"].as_str().unwrap().to_string())
+    };
+    assert_eq!(result(&[]), (Some(0), "W+20.5".to_string()));
+    assert_eq!(result(&["--seki-eyes", "kgs"]), (Some(0), "W+20.5".to_string()));
+    assert_eq!(result(&["--seki-eyes", "none"]), (Some(1), "W+21.5".to_string()));
+    assert_eq!(result(&["--seki-eyes", "count"]), (Some(1), "W+21.5".to_string()));
+    let text = kifu().args(["score", "--dead-stones", "none", "fixtures/score/kgs-seki-eyes.sgf"]).output().unwrap();
+    assert!(String::from_utf8_lossy(&text.stdout).contains("info[seki-eyes-counted]"), "{}", String::from_utf8_lossy(&text.stdout));
+}
+
 /// `kifu check --score`: result-mismatch when RE disagrees with the
 /// recount, result-syntax when RE is not a result.
 #[test]

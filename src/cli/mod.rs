@@ -165,7 +165,7 @@ struct ScoreFlags {
     /// Points given to White for the handicap, replacing the ruleset's (area scoring).
     #[arg(long, value_name = "N")]
     handicap_bonus: Option<f64>,
-    /// Whether the eyes of groups in seki count: none (Japanese Art. 8), count, or kgs (as KGS: only eyes every chain around which touches a seki dame count for nobody).
+    /// Whether the eyes of groups in seki count: none (Japanese Art. 8), count, or kgs (as KGS scores: an eye counts for nobody only if all the chains around it touch a seki dame). Default: kgs for KGS records, else none.
     #[arg(long, value_enum)]
     seki_eyes: Option<SekiEyesArg>,
     /// Who wins equal scores: draw (jigo) or white (the seed 003 rules).
