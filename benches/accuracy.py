@@ -459,7 +459,7 @@ def main():
             for r in rows:
                 f.write(json.dumps(r, ensure_ascii=False) + "\n")
 
-    report = render(corpus, opts, markup_rows, est_rows, est_seconds, sample, len(kgs), gnugo_rows, gnugo_version, kifu_sample_seconds, miss_rows)
+    report = render(corpus, opts, markup_rows, est_rows, est_seconds, sample, len(kgs), gnugo_rows, gnugo_version, kifu_sample_seconds, misses, miss_rows)
     if opts.no_doc:
         print(report)
     else:
@@ -468,7 +468,7 @@ def main():
     return 0
 
 
-def render(corpus, opts, markup_rows, est_rows, est_seconds, sample, n_kgs, gnugo_rows, gnugo_version, kifu_sample_seconds, miss_rows):
+def render(corpus, opts, markup_rows, est_rows, est_seconds, sample, n_kgs, gnugo_rows, gnugo_version, kifu_sample_seconds, misses, miss_rows):
     def rel(path):
         return os.path.relpath(path, corpus)
 
@@ -584,7 +584,7 @@ def render(corpus, opts, markup_rows, est_rows, est_seconds, sample, n_kgs, gnug
     else:
         w("GNU Go was not run (not installed, or `--no-gnugo` with no earlier results).")
         w("")
-    render_misses(w, est_rows, miss_rows, game)
+    render_misses(w, est_rows, set(misses), miss_rows, game)
 
     # --- disagreement lists
     w("### Markup: every disagreement")
@@ -619,7 +619,7 @@ def render(corpus, opts, markup_rows, est_rows, est_seconds, sample, n_kgs, gnug
     return "\n".join(lines)
 
 
-def render_misses(w, est_rows, miss_rows, game):
+def render_misses(w, est_rows, misses, miss_rows, game):
     """kifu's winner misses on finished KGS games without oddities, each
     with GNU Go's result: where GNU Go finds RE's winner, kifu misread the
     life and death; where it finds kifu's, RE came from a count that
@@ -630,18 +630,20 @@ def render_misses(w, est_rows, miss_rows, game):
         w("GNU Go was not run on them (not installed, or `--no-gnugo` with no earlier results).")
         w("")
         return
-    by_file = {r["file"]: r for r in est_rows if r["game"] == 0}
+    gnugo_by_file = {g["file"]: g for g in miss_rows}
     rows, gnugo_right = [], 0
-    for g in miss_rows:
-        r = by_file.get(g["file"])
-        if r is None or winner_agrees(r):
+    for r in est_rows:
+        if r["game"] != 0 or r["file"] not in misses:
             continue
         rec = recorded(r)
-        gres = "?" if g["winner"] == "?" else ("0" if g["winner"] is None else f"{g['winner']}+{num(g['margin'])}")
-        if g["winner"] == "?":
+        g = gnugo_by_file.get(r["file"])
+        gres = "-" if g is None else "?" if g["winner"] == "?" else ("0" if g["winner"] is None else f"{g['winner']}+{num(g['margin'])}")
+        if g is None:
+            why = "GNU Go not run on it (a miss since its last run)"
+        elif g["winner"] == "?":
             why = "GNU Go gave no result within 2 minutes"
         elif g["winner"] == (rec[0] or None):
-            why = "GNU Go finds RE's winner: kifu misjudged a group's life or death"
+            why = "GNU Go finds RE's winner: kifu judged a group's life or death differently"
             gnugo_right += 1
         else:
             why = "GNU Go finds kifu's winner: RE is not what the position counts to"

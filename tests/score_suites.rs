@@ -322,6 +322,18 @@ fn connection_after_two_dame() {
     assert_count(&chinese, side(18, 12, 0, 0, 30.0), side(35, 14, 0, 0, 55.5), "W+25.5", Some(false));
 }
 
+/// A chain's only territory liberty is an eye its own stones surround:
+/// filling it would be suicide, so once the opponent threatens to fill the
+/// dame the owner fills a dame instead, and the eye stays territory.
+#[test]
+fn eye_is_not_a_connection() {
+    let bytes = fixture("eye-is-not-a-connection.sgf");
+    let none = ScoreOptions { dead_stones: DeadStones::None, ..defaults() };
+    let s = score(&bytes, &none);
+    assert_count(&s, side(19, 16, 0, 0, 19.0), side(13, 29, 0, 0, 19.5), "W+0.5", Some(true));
+    assert_eq!(owners(&s)[&(4, 8)], 'b', "E1 is Black's territory\n{}", s.map);
+}
+
 /// Equal scores: a draw by default, White's win under the seed 003 rules.
 #[test]
 fn ties_to_white() {

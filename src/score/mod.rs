@@ -784,7 +784,11 @@ impl Count {
                 libs.iter().filter(|&&n| matches!(self.owner[n as usize], Owner::Territory(_))).count()
             };
             let filling_links_out = dame.iter().any(|&d| territory_if_filled(d) >= 2);
-            if opponent_fills_all && !filling_links_out {
+            // Connecting must give the chain a liberty the opponent cannot
+            // take; filling an eye only its own stones surround does not, so
+            // its owner fills a dame instead and keeps the eye.
+            let connection_saves = chains.liberties_if_played(self, own[0], Cell::of(color)).iter().any(|l| !dame.contains(l));
+            if opponent_fills_all && !filling_links_out && connection_saves {
                 out.push(own[0]);
             }
         }
