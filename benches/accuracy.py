@@ -569,7 +569,7 @@ def render(corpus, opts, markup_rows, est_rows, est_seconds, sample, n_kgs, gnug
         for g in gnugo_rows:
             r = by_file.get(g["file"])
             rec = recorded(r)
-            gres = "?" if g["winner"] == "?" else ("0" if g["winner"] is None else f"{g['winner']}+{num(g['margin'])}")
+            gres = gnugo_result(g)
             if not r["agrees"] or gres != canon(rec):
                 diffs.append(f"| {game(r)} | {r['recorded']} | {gres} | {r['result']} |")
         if diffs:
@@ -621,9 +621,9 @@ def render(corpus, opts, markup_rows, est_rows, est_seconds, sample, n_kgs, gnug
 
 def render_misses(w, est_rows, misses, miss_rows, game):
     """kifu's winner misses on finished KGS games without oddities, each
-    with GNU Go's result: where GNU Go finds RE's winner, kifu misread the
-    life and death; where it finds kifu's, RE came from a count that
-    neither program derives from the position."""
+    with GNU Go's result: where GNU Go finds RE's winner, kifu judged life
+    and death differently; where it finds kifu's, RE came from a count
+    that neither program derives from the position."""
     w("### kifu's winner misses on finished KGS games, with GNU Go's result")
     w("")
     if not miss_rows:
@@ -637,7 +637,7 @@ def render_misses(w, est_rows, misses, miss_rows, game):
             continue
         rec = recorded(r)
         g = gnugo_by_file.get(r["file"])
-        gres = "-" if g is None else "?" if g["winner"] == "?" else ("0" if g["winner"] is None else f"{g['winner']}+{num(g['margin'])}")
+        gres = "-" if g is None else gnugo_result(g)
         if g is None:
             why = "GNU Go not run on it (a miss since its last run)"
         elif g["winner"] == "?":
@@ -662,6 +662,13 @@ def render_misses(w, est_rows, misses, miss_rows, game):
     w("")
     w("</details>")
     w("")
+
+
+def gnugo_result(g):
+    """A GNU Go row's result as RE writes it ("?" when it gave none)."""
+    if g["winner"] == "?":
+        return "?"
+    return "0" if g["winner"] is None else f"{g['winner']}+{num(g['margin'])}"
 
 
 def winner_agrees(r):
