@@ -25,6 +25,7 @@ rest of the file is hand-written), and the raw rows to target/accuracy/.
     python3 benches/accuracy.py --sample 141 --jobs 2
     python3 benches/accuracy.py --seki-cases   # regenerate the seki table of tests/score_suites.rs
     python3 benches/accuracy.py --seki-eyes-check   # which --seki-eyes rule KGS's results follow
+    python3 benches/accuracy.py --gnugo-finished    # GNU Go on every finished KGS game (about an hour; resumable)
 
 Environment: KIFU_CORPUS (corpus root), KIFU_BIN (the kifu binary).
 """
@@ -32,6 +33,7 @@ Environment: KIFU_CORPUS (corpus root), KIFU_BIN (the kifu binary).
 import argparse
 import concurrent.futures
 import datetime
+import hashlib
 import json
 import os
 import platform
@@ -370,6 +372,49 @@ def seki_eyes_check(corpus, kifu, jobs):
 
 
 # ---------------------------------------------------------------------------
+# GNU Go on every finished KGS game (--gnugo-finished)
+
+GNUGO_FINISHED = os.path.join(OUT, "gnugo-finished.jsonl")
+
+
+def gnugo_finished(corpus, jobs):
+    """GNU Go on every finished KGS game without oddities of
+    target/accuracy/estimate.jsonl (from the last full run), at most 2
+    minutes a game. Rows are appended to target/accuracy/gnugo-finished.jsonl
+    as they come, and the games already there are skipped, so an interrupted
+    run resumes (and, the order being pseudo-random, a partial run is a fair
+    sample); the next full run reports the comparison."""
+    path = os.path.join(OUT, "estimate.jsonl")
+    if not os.path.exists(path):
+        print("accuracy: run benches/accuracy.sh --no-gnugo first (needs target/accuracy/estimate.jsonl)", file=sys.stderr)
+        return 2
+    gnugo = gnugo_binary()
+    if not gnugo:
+        print("accuracy: gnugo not installed (apt-get install gnugo)", file=sys.stderr)
+        return 2
+    with open(path) as f:
+        games = kgs_finished_clean([r for r in map(json.loads, f) if r["game"] == 0], corpus)
+    done = set(read_rows(GNUGO_FINISHED))
+    # In a fixed pseudo-random order, so that a partial run is a fair sample.
+    todo = sorted((r["file"] for r in games if r["file"] not in done), key=lambda f: hashlib.sha1(f.encode()).hexdigest())
+    area = {r["file"]: r.get("scoring") == "area" for r in games}
+    print(f"accuracy: GNU Go on {len(todo)} of {len(games)} finished KGS games, {jobs} at a time", file=sys.stderr)
+    with open(GNUGO_FINISHED, "a") as out, concurrent.futures.ThreadPoolExecutor(max_workers=jobs) as pool:
+        for row in pool.map(lambda f: gnugo_score(gnugo, f, area[f], timeout=120), todo):
+            out.write(json.dumps(row) + "\n")
+            out.flush()
+    return 0
+
+
+def read_rows(path):
+    """The rows of a jsonl file by file name ({} when it is absent)."""
+    if not os.path.exists(path):
+        return {}
+    with open(path) as f:
+        return {r["file"]: r for r in map(json.loads, f)}
+
+
+# ---------------------------------------------------------------------------
 
 
 def main():
@@ -382,6 +427,7 @@ def main():
     ap.add_argument("--no-doc", action="store_true", help="print the report instead of writing docs/accuracy.md")
     ap.add_argument("--seki-cases", action="store_true", help="only regenerate the seki table of tests/score_suites.rs with GNU Go playouts")
     ap.add_argument("--seki-eyes-check", action="store_true", help="only print which --seki-eyes rule reproduces KGS's results (after a full run)")
+    ap.add_argument("--gnugo-finished", action="store_true", help="only run GNU Go on every finished KGS game (after a full run; about an hour; resumable)")
     opts = ap.parse_args()
 
     corpus = os.path.abspath(opts.corpus)
@@ -392,6 +438,8 @@ def main():
         return write_seki_cases(corpus, opts.jobs)
     if opts.seki_eyes_check:
         return seki_eyes_check(corpus, opts.kifu, opts.jobs)
+    if opts.gnugo_finished:
+        return gnugo_finished(corpus, opts.jobs)
     if not os.path.exists(opts.kifu):
         print(f"accuracy: {opts.kifu} not found: run `cargo build --release` first (benches/accuracy.sh does)", file=sys.stderr)
         return 2

@@ -96,6 +96,8 @@ struct Params {
     /// With at least this many chains whose share lies in [doubt.0, doubt.1)...
     crowded: usize,
     doubt: (f64, f64),
+    /// Whether `crowded` counts groups rather than chains.
+    doubt_groups: bool,
     /// ...a chain whose share is below this is dead.
     dead_crowded: f64,
     /// A chain whose share lies in [unsure.0, unsure.1) is reported unsure.
@@ -106,6 +108,9 @@ struct Params {
     /// Playouts never leave a chain of this many stones or more in atari
     /// without capturing (smaller self-ataris kill eye shapes).
     self_atari: usize,
+    /// Playouts never fill an own chain of this many stones or more down
+    /// to two liberties, unless that ataris an enemy chain (0: off).
+    shortage: usize,
     /// Percent of the random moves tried next to the last move first.
     local: u32,
     /// Whether chains are judged by the share of their group (chains of
@@ -120,6 +125,14 @@ struct Params {
     /// 2, nor when the chain that would lose has a living chain of its
     /// colour beside an empty region it touches.
     race_mode: u8,
+    /// On a crowded board, a group whose share lies between `dead_below`
+    /// and `dead_crowded` lives if, after the attacker's best first move
+    /// (see `Estimator::attacked_share`, `probe_playouts` playouts per
+    /// move, 0: off, at most `probe_points` moves), its share is at least
+    /// `probe_alive`.
+    probe_playouts: usize,
+    probe_points: usize,
+    probe_alive: f64,
 }
 
 const PARAMS: Params = Params {
@@ -137,13 +150,18 @@ const PARAMS: Params = Params {
     unsure: (0.3, 0.7),
     crowded: 3,
     doubt: (0.4, 0.8),
+    doubt_groups: false,
     dead_crowded: 0.75,
     seki_neutral: 0.6,
     self_atari: 3,
+    shortage: 0,
     local: 70,
     group: true,
     race: 0.5,
     race_mode: 2,
+    probe_playouts: 12,
+    probe_points: 24,
+    probe_alive: 0.45,
 };
 
 /// Decides the dead stones, the unsure chains and the seki of a final
@@ -282,6 +300,7 @@ impl Estimator {
         if !undecided.is_empty() {
             let mut template = Light::from_cells(self.stride, &self.cells, &self.points);
             template.self_atari = params.self_atari;
+            template.shortage = params.shortage;
             template.local = params.local;
             let hot = template.ataris(&self.points);
             let mut light = template.clone();
@@ -363,13 +382,20 @@ impl Estimator {
         // disturb each other in the playouts, which pulls every share of
         // them toward the middle; a dead chain there keeps more of its
         // points than on a settled board.
-        let in_doubt = undecided
-            .iter()
-            .filter(|&&id| {
-                let s = share_of(id);
-                s >= params.doubt.0 && s < params.doubt.1
-            })
-            .count();
+        let doubtful_chains = undecided.iter().copied().filter(|&id| {
+            let s = share_of(id);
+            s >= params.doubt.0 && s < params.doubt.1
+        });
+        let in_doubt = if params.doubt_groups {
+            let linked: Vec<bool> = (0..nchains).map(|id| !pass_alive[id] && !sure_dead[id]).collect();
+            let root = self.groups(&linked);
+            let mut roots: Vec<usize> = doubtful_chains.map(|id| root[id]).collect();
+            roots.sort_unstable();
+            roots.dedup();
+            roots.len()
+        } else {
+            doubtful_chains.count()
+        };
         let dead_below = if in_doubt >= params.crowded { params.dead_crowded } else { params.dead_below };
         let mut dead_chain = vec![false; nchains];
         let mut unsure = Vec::new();
@@ -390,6 +416,27 @@ impl Estimator {
             }
             if s >= params.unsure.0 && s < params.unsure.1 {
                 unsure.push(self.chain_stones(id)[0] as Pt);
+            }
+        }
+
+        // On a crowded board, a group the higher threshold kills lives if
+        // it survives the attacker's best first move often enough.
+        if params.probe_playouts > 0 && dead_below > params.dead_below {
+            let linked: Vec<bool> = (0..nchains).map(|id| !pass_alive[id] && !sure_dead[id]).collect();
+            let root = self.groups(&linked);
+            let mut probed = vec![false; nchains];
+            for id in 0..nchains {
+                let r = root[id];
+                if !linked[id] || probed[r] || shares[id] < params.dead_below || shares[id] >= dead_below {
+                    continue;
+                }
+                probed[r] = true;
+                let group: Vec<usize> = (0..nchains).filter(|&j| linked[j] && root[j] == r).collect();
+                if self.attacked_share(&group, params).is_some_and(|s| s >= params.probe_alive) {
+                    for &j in &group {
+                        dead_chain[j] = false;
+                    }
+                }
             }
         }
 
@@ -438,6 +485,53 @@ impl Estimator {
         unsure.sort_unstable();
         seki_points.sort_unstable();
         Detail { estimate: Estimate { dead, unsure, seki_points }, shares, pass_alive, sure_dead, playouts }
+    }
+
+    /// The group's share after the attacker's best first move: each
+    /// candidate point (the group's liberties, then those of the enemy
+    /// chains beside it) is tried as the attacker's first move, followed by
+    /// playouts. Random playouts miss the one move that kills a group, or
+    /// kill a living group in a crowded fight by chance; a search of one
+    /// move tells them apart. None when there are too many candidates.
+    fn attacked_share(&self, group: &[usize], params: &Params) -> Option<f64> {
+        let color = self.chains[group[0]].color;
+        let attacker = BLACK + WHITE - color;
+        let stones: Vec<usize> = group.iter().flat_map(|&id| self.chain_stones(id).iter().copied()).collect();
+        let liberties = |stones: &mut dyn Iterator<Item = usize>| {
+            let mut points: Vec<usize> = stones.flat_map(|p| self.nbrs(p)).filter(|&q| self.cells[q] == EMPTY).collect();
+            points.sort_unstable();
+            points.dedup();
+            points
+        };
+        let mut candidates = liberties(&mut stones.iter().copied());
+        let mut enemies: Vec<usize> =
+            stones.iter().flat_map(|&p| self.nbrs(p)).filter(|&q| self.cells[q] == attacker).map(|q| self.chain_of[q] as usize).collect();
+        enemies.sort_unstable();
+        enemies.dedup();
+        let outer = liberties(&mut enemies.iter().flat_map(|&id| self.chain_stones(id).iter().copied()));
+        candidates.extend(outer.into_iter().filter(|q| !candidates.contains(q)).collect::<Vec<_>>());
+        if candidates.len() > params.probe_points {
+            return None;
+        }
+        let mut template = Light::from_cells(self.stride, &self.cells, &self.points);
+        template.self_atari = params.self_atari;
+        template.local = params.local;
+        let hot = template.ataris(&self.points);
+        let mut light = template.clone();
+        let max_moves = 3 * self.points.len() + 20;
+        let mut rng = Rng::new(self.hash ^ (stones[0] as u64).wrapping_mul(0x9e37_79b9_7f4a_7c15));
+        let mut lowest = 1.0f64;
+        for &m in candidates.iter().filter(|&&m| template.legal(m, attacker) && !template.is_eye(m, attacker)) {
+            let mut sum = 0.0;
+            for _ in 0..params.probe_playouts {
+                light.copy_from(&template);
+                light.play(m, attacker);
+                light.playout_after(&mut rng, color, m, max_moves, &hot);
+                sum += light.owned_share(&stones, color);
+            }
+            lowest = lowest.min(sum / params.probe_playouts as f64);
+        }
+        Some(lowest)
     }
 
     /// A capturing race has one loser: of two adjacent chains of opposite
@@ -962,6 +1056,9 @@ struct Light {
     /// Moves leaving a chain of this many stones or more in atari (without
     /// capturing) are not played.
     self_atari: usize,
+    /// Moves filling a liberty of an own chain of this many stones or more
+    /// down to two are not played (0: off).
+    shortage: usize,
     /// Percent of the moves tried first next to the last move.
     local: u32,
 }
@@ -983,6 +1080,7 @@ impl Light {
             ko: 0,
             captures: 0,
             self_atari: 2,
+            shortage: 0,
             local: 0,
         };
         for &p in points {
@@ -1216,12 +1314,12 @@ impl Light {
     }
 
     /// For a legal move: whether it captures, and the size of its chain
-    /// and (up to 2) its distinct liberties afterwards.
-    fn after(&self, p: usize, c: u8) -> (bool, usize, usize) {
-        let mut libs = [0usize; 2];
+    /// and (up to `want`, at most 3) its distinct liberties afterwards.
+    fn after(&self, p: usize, c: u8, want: usize) -> (bool, usize, usize) {
+        let mut libs = [0usize; 3];
         let mut k = 0;
-        let add = |x: usize, libs: &mut [usize; 2], k: &mut usize| {
-            if x != p && !libs[..*k].contains(&x) && *k < 2 {
+        let add = |x: usize, libs: &mut [usize; 3], k: &mut usize| {
+            if x != p && !libs[..*k].contains(&x) && *k < want {
                 libs[*k] = x;
                 *k += 1;
             }
@@ -1243,7 +1341,7 @@ impl Light {
                 _ => {}
             }
         }
-        if k >= 2 {
+        if k >= want {
             return (false, size, k);
         }
         for &h in seen.iter().filter(|&&h| h != usize::MAX) {
@@ -1254,7 +1352,7 @@ impl Light {
                         add(n, &mut libs, &mut k);
                     }
                 }
-                if k >= 2 {
+                if k >= want {
                     return (false, size, k);
                 }
                 q = self.next[q] as usize;
@@ -1271,8 +1369,54 @@ impl Light {
         if self.is_eye(p, c) {
             return false;
         }
-        let (captures, size, libs) = self.after(p, c);
-        captures || libs >= 2 || size < self.self_atari
+        let (captures, size, libs) = self.after(p, c, 2);
+        if captures {
+            return true;
+        }
+        if libs < 2 {
+            return size < self.self_atari;
+        }
+        self.shortage == 0 || size < self.shortage || !self.fills_own_liberty(p, c)
+    }
+
+    /// Whether `c` at `p` leaves its chain with two liberties, where one of
+    /// the chains it joins had more, without putting an enemy chain in atari.
+    fn fills_own_liberty(&self, p: usize, c: u8) -> bool {
+        if self.after(p, c, 3).2 != 2 {
+            return false;
+        }
+        let mut had_more = false;
+        for n in self.nbrs(p) {
+            let x = self.cells[n];
+            if x == c {
+                had_more |= self.libs_upto(self.head[n] as usize, 3) >= 3;
+            } else if x == BLACK + WHITE - c && self.libs_upto(self.head[n] as usize, 3) == 2 {
+                return false;
+            }
+        }
+        had_more
+    }
+
+    /// The distinct liberties of the chain with head `h`, counted up to `max`.
+    fn libs_upto(&self, h: usize, max: usize) -> usize {
+        let mut libs = [0usize; 3];
+        let mut k = 0;
+        let mut q = h;
+        loop {
+            for n in self.nbrs(q) {
+                if self.cells[n] == EMPTY && !libs[..k].contains(&n) {
+                    libs[k] = n;
+                    k += 1;
+                    if k >= max {
+                        return k;
+                    }
+                }
+            }
+            q = self.next[q] as usize;
+            if q == h {
+                return k;
+            }
+        }
     }
 
     /// The liberty of the chain at `p` if it belongs to the opponent of
@@ -1314,7 +1458,7 @@ impl Light {
         }
         let l = self.atari_lib(h);
         if self.legal(l, c) {
-            let (captures, _, libs) = self.after(l, c);
+            let (captures, _, libs) = self.after(l, c, 2);
             if captures || libs >= 2 {
                 return Some(l);
             }
@@ -1402,10 +1546,16 @@ impl Light {
     /// points around the last move are tried meanwhile): nothing else gives
     /// it a new move, apart from a rare false eye.
     fn playout(&mut self, rng: &mut Rng, first: u8, max_moves: usize, hot: &[usize]) {
+        self.playout_after(rng, first, 0, max_moves, hot);
+    }
+
+    /// A playout after the opponent of `first` played `opening` (0: none).
+    fn playout_after(&mut self, rng: &mut Rng, first: u8, opening: usize, max_moves: usize, hot: &[usize]) {
         let mut c = first;
         let mut passes = 0;
         // The last move of each colour (0: none or a pass).
         let mut last = [0usize; 2];
+        last[2 - first as usize] = opening;
         let mut moves = 0;
         let mut stuck: [Option<u32>; 2] = [None; 2];
         while passes < 2 && moves < max_moves {
@@ -1436,6 +1586,22 @@ impl Light {
     /// One stone of each chain in atari.
     fn ataris(&self, points: &[usize]) -> Vec<usize> {
         points.iter().copied().filter(|&p| (self.cells[p] == BLACK || self.cells[p] == WHITE) && self.head[p] as usize == p && self.in_atari(p)).collect()
+    }
+
+    /// The share of `stones` that `c` owns at the end of a playout (a
+    /// stone of `c`, or an empty point only `c` touches).
+    fn owned_share(&self, stones: &[usize], c: u8) -> f64 {
+        let owned = stones
+            .iter()
+            .filter(|&&p| match self.cells[p] {
+                EMPTY => {
+                    self.nbrs(p).iter().all(|&n| self.cells[n] == c || self.cells[n] == EMPTY || self.cells[n] == BORDER)
+                        && self.nbrs(p).iter().any(|&n| self.cells[n] == c)
+                }
+                x => x == c,
+            })
+            .count();
+        owned as f64 / stones.len().max(1) as f64
     }
 
     /// Adds this playout's final ownership to the counts.
@@ -1851,6 +2017,7 @@ mod tests {
                 "CROWDED" => p.crowded => |v: f64| v as usize,
                 "DOUBT_LOW" => p.doubt.0 => |v: f64| v,
                 "DOUBT_HIGH" => p.doubt.1 => |v: f64| v,
+                "DOUBT_GROUPS" => p.doubt_groups => |v: f64| v != 0.0,
                 "DEAD_CROWDED" => p.dead_crowded => |v: f64| v,
                 "FOCUS" => p.focus => |v: f64| v != 0.0,
                 "OPP" => p.opp_weight => |v: f64| v,
@@ -1869,6 +2036,10 @@ mod tests {
                 "RACE" => p.race => |v: f64| v,
                 "RACE_MODE" => p.race_mode => |v: f64| v as u8,
                 "SELFATARI" => p.self_atari => |v: f64| v as usize,
+                "SHORTAGE" => p.shortage => |v: f64| v as usize,
+                "PROBE" => p.probe_playouts => |v: f64| v as usize,
+                "PROBE_POINTS" => p.probe_points => |v: f64| v as usize,
+                "PROBE_ALIVE" => p.probe_alive => |v: f64| v,
             }
             p
         }
@@ -2466,6 +2637,42 @@ mod tests {
             }
         }
         eprintln!("gnugo final_score: {agree} of {n}");
+    }
+
+    /// TEMP: per-chain dump for KIFU_ESTIMATE_FILES.
+    #[test]
+    #[ignore = "debugging aid"]
+    fn chain_dump() {
+        let Ok(files) = std::env::var("KIFU_ESTIMATE_FILES") else { return };
+        let mut games = Vec::new();
+        for f in files.split(':') {
+            kgs::load_file(Path::new(f), &mut games, true);
+        }
+        let cols = "ABCDEFGHJKLMNOPQRST";
+        for g in &games {
+            let b = &g.board;
+            let est = Estimator::new(b);
+            let d = est.run(&kgs::params());
+            let mut out = String::new();
+            for id in 0..est.chains.len() {
+                let stones: Vec<String> = est
+                    .chain_stones(id)
+                    .iter()
+                    .map(|&p| {
+                        let pt = p as Pt;
+                        let (x, y) = b.xy(pt);
+                        format!("{}{}", &cols[x..x + 1], b.height() - y)
+                    })
+                    .collect();
+                let dead = d.estimate.dead.contains(&(est.chain_stones(id)[0] as Pt));
+                out.push_str(&format!(
+                    "{{\"c\":{},\"s\":{:.3},\"pa\":{},\"sd\":{},\"dead\":{},\"pts\":{:?}}},",
+                    est.chains[id].color, d.shares[id], d.pass_alive[id], d.sure_dead[id], dead, stones
+                ));
+            }
+            out.pop();
+            println!("{{\"file\":{:?},\"chains\":[{}]}}", g.name, out);
+        }
     }
 
     #[test]
