@@ -170,10 +170,7 @@ def gnugo_on_misses(gnugo, misses, area, jobs, no_gnugo):
             for row in rows:
                 f.write(json.dumps(row) + "\n")
         return rows
-    if not os.path.exists(path):
-        return []
-    with open(path) as f:
-        by_file = {r["file"]: r for r in map(json.loads, f)}
+    by_file = read_rows(path)
     return [by_file[m] for m in misses if m in by_file]
 
 
@@ -482,9 +479,7 @@ def main():
             for row in gnugo_rows:
                 f.write(json.dumps(row) + "\n")
     elif os.path.exists(gnugo_path):
-        with open(gnugo_path) as f:
-            old = [json.loads(line) for line in f]
-        by_file = {r["file"]: r for r in old}
+        by_file = read_rows(gnugo_path)
         gnugo_rows = [by_file[f] for f in sample_files if f in by_file]
     elif not gnugo:
         print("accuracy: gnugo not installed (apt-get install gnugo): no GNU Go figures", file=sys.stderr)

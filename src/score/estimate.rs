@@ -29,7 +29,11 @@
 //!    Below 0.55 a chain is dead; but on a board where 3 chains or more have a share
 //!    between 0.4 and 0.8 (many fights left open: the fights disturb each
 //!    other in the playouts, and a dead chain keeps its points more often
-//!    than on a settled board) the threshold is 0.75. Between 0.3 and 0.7
+//!    than on a settled board) the threshold is 0.75, and a group that only
+//!    this higher threshold kills is tried once more: the attacker plays
+//!    each of the group's liberties and those of the enemy chains beside
+//!    it first, 12 playouts each; if after the best of those moves the
+//!    group still keeps 45% of its points, it lives. Between 0.3 and 0.7
 //!    a chain is reported unsure (on the KGS games with territory markup,
 //!    those bands are where the players' calls split). A capturing race
 //!    has one loser: of two adjacent chains of opposite colours both found
@@ -96,8 +100,6 @@ struct Params {
     /// With at least this many chains whose share lies in [doubt.0, doubt.1)...
     crowded: usize,
     doubt: (f64, f64),
-    /// Whether `crowded` counts groups rather than chains.
-    doubt_groups: bool,
     /// ...a chain whose share is below this is dead.
     dead_crowded: f64,
     /// A chain whose share lies in [unsure.0, unsure.1) is reported unsure.
@@ -108,9 +110,6 @@ struct Params {
     /// Playouts never leave a chain of this many stones or more in atari
     /// without capturing (smaller self-ataris kill eye shapes).
     self_atari: usize,
-    /// Playouts never fill an own chain of this many stones or more down
-    /// to two liberties, unless that ataris an enemy chain (0: off).
-    shortage: usize,
     /// Percent of the random moves tried next to the last move first.
     local: u32,
     /// Whether chains are judged by the share of their group (chains of
@@ -150,11 +149,9 @@ const PARAMS: Params = Params {
     unsure: (0.3, 0.7),
     crowded: 3,
     doubt: (0.4, 0.8),
-    doubt_groups: false,
     dead_crowded: 0.75,
     seki_neutral: 0.6,
     self_atari: 3,
-    shortage: 0,
     local: 70,
     group: true,
     race: 0.5,
@@ -298,15 +295,11 @@ impl Estimator {
         let mut in_second = vec![false; nchains];
         let mut playouts = 0usize;
         if !undecided.is_empty() {
-            let mut template = Light::from_cells(self.stride, &self.cells, &self.points);
-            template.self_atari = params.self_atari;
-            template.shortage = params.shortage;
-            template.local = params.local;
-            let hot = template.ataris(&self.points);
+            let (template, hot) = self.playout_board(params);
             let mut light = template.clone();
             let n = self.cells.len();
             let mut rng = Rng::new(self.hash ^ ((self.stride as u64) << 48) ^ ((n as u64) << 32));
-            let max_moves = 3 * self.points.len() + 20;
+            let max_moves = self.max_moves();
             let converged = |ids: &[usize], c: &Counts, done: usize| {
                 ids.iter().all(|&id| {
                     let s = self.own_share(id, c);
@@ -362,8 +355,10 @@ impl Estimator {
             Some(c2) if in_second[id] => self.own_share(id, c2),
             _ => self.own_share(id, &counts),
         };
+        // The chains the playouts judge (neither pass-alive nor sure dead).
+        let linked: Vec<bool> = (0..nchains).map(|id| !pass_alive[id] && !sure_dead[id]).collect();
         let by_group = if params.group {
-            let undecided_share = |id: usize| (!pass_alive[id] && !sure_dead[id]).then(|| chain_share(id));
+            let undecided_share = |id: usize| linked[id].then(|| chain_share(id));
             self.group_shares(&(0..nchains).map(undecided_share).collect::<Vec<_>>())
         } else {
             (0..nchains).map(chain_share).collect()
@@ -382,20 +377,13 @@ impl Estimator {
         // disturb each other in the playouts, which pulls every share of
         // them toward the middle; a dead chain there keeps more of its
         // points than on a settled board.
-        let doubtful_chains = undecided.iter().copied().filter(|&id| {
-            let s = share_of(id);
-            s >= params.doubt.0 && s < params.doubt.1
-        });
-        let in_doubt = if params.doubt_groups {
-            let linked: Vec<bool> = (0..nchains).map(|id| !pass_alive[id] && !sure_dead[id]).collect();
-            let root = self.groups(&linked);
-            let mut roots: Vec<usize> = doubtful_chains.map(|id| root[id]).collect();
-            roots.sort_unstable();
-            roots.dedup();
-            roots.len()
-        } else {
-            doubtful_chains.count()
-        };
+        let in_doubt = undecided
+            .iter()
+            .filter(|&&id| {
+                let s = share_of(id);
+                s >= params.doubt.0 && s < params.doubt.1
+            })
+            .count();
         let dead_below = if in_doubt >= params.crowded { params.dead_crowded } else { params.dead_below };
         let mut dead_chain = vec![false; nchains];
         let mut unsure = Vec::new();
@@ -422,7 +410,6 @@ impl Estimator {
         // On a crowded board, a group the higher threshold kills lives if
         // it survives the attacker's best first move often enough.
         if params.probe_playouts > 0 && dead_below > params.dead_below {
-            let linked: Vec<bool> = (0..nchains).map(|id| !pass_alive[id] && !sure_dead[id]).collect();
             let root = self.groups(&linked);
             let mut probed = vec![false; nchains];
             for id in 0..nchains {
@@ -441,7 +428,6 @@ impl Estimator {
         }
 
         if params.race <= 1.0 {
-            let linked: Vec<bool> = (0..nchains).map(|id| !pass_alive[id] && !sure_dead[id]).collect();
             let root = if params.group { self.groups(&linked) } else { (0..nchains).collect() };
             self.keep_race_winners(&shares, &linked, &root, params, &mut dead_chain);
         }
@@ -513,12 +499,9 @@ impl Estimator {
         if candidates.len() > params.probe_points {
             return None;
         }
-        let mut template = Light::from_cells(self.stride, &self.cells, &self.points);
-        template.self_atari = params.self_atari;
-        template.local = params.local;
-        let hot = template.ataris(&self.points);
+        let (template, hot) = self.playout_board(params);
         let mut light = template.clone();
-        let max_moves = 3 * self.points.len() + 20;
+        let max_moves = self.max_moves();
         let mut rng = Rng::new(self.hash ^ (stones[0] as u64).wrapping_mul(0x9e37_79b9_7f4a_7c15));
         let mut lowest = 1.0f64;
         for &m in candidates.iter().filter(|&&m| template.legal(m, attacker) && !template.is_eye(m, attacker)) {
@@ -532,6 +515,21 @@ impl Estimator {
             lowest = lowest.min(sum / params.probe_playouts as f64);
         }
         Some(lowest)
+    }
+
+    /// The board the playouts start from, with the policy's settings, and
+    /// one stone of each chain in atari on it.
+    fn playout_board(&self, params: &Params) -> (Light, Vec<usize>) {
+        let mut board = Light::from_cells(self.stride, &self.cells, &self.points);
+        board.self_atari = params.self_atari;
+        board.local = params.local;
+        let hot = board.ataris(&self.points);
+        (board, hot)
+    }
+
+    /// A playout stops after this many moves (a long ko fight).
+    fn max_moves(&self) -> usize {
+        3 * self.points.len() + 20
     }
 
     /// A capturing race has one loser: of two adjacent chains of opposite
@@ -1056,9 +1054,6 @@ struct Light {
     /// Moves leaving a chain of this many stones or more in atari (without
     /// capturing) are not played.
     self_atari: usize,
-    /// Moves filling a liberty of an own chain of this many stones or more
-    /// down to two are not played (0: off).
-    shortage: usize,
     /// Percent of the moves tried first next to the last move.
     local: u32,
 }
@@ -1080,7 +1075,6 @@ impl Light {
             ko: 0,
             captures: 0,
             self_atari: 2,
-            shortage: 0,
             local: 0,
         };
         for &p in points {
@@ -1314,12 +1308,12 @@ impl Light {
     }
 
     /// For a legal move: whether it captures, and the size of its chain
-    /// and (up to `want`, at most 3) its distinct liberties afterwards.
-    fn after(&self, p: usize, c: u8, want: usize) -> (bool, usize, usize) {
-        let mut libs = [0usize; 3];
+    /// and (up to 2) its distinct liberties afterwards.
+    fn after(&self, p: usize, c: u8) -> (bool, usize, usize) {
+        let mut libs = [0usize; 2];
         let mut k = 0;
-        let add = |x: usize, libs: &mut [usize; 3], k: &mut usize| {
-            if x != p && !libs[..*k].contains(&x) && *k < want {
+        let add = |x: usize, libs: &mut [usize; 2], k: &mut usize| {
+            if x != p && !libs[..*k].contains(&x) && *k < 2 {
                 libs[*k] = x;
                 *k += 1;
             }
@@ -1341,7 +1335,7 @@ impl Light {
                 _ => {}
             }
         }
-        if k >= want {
+        if k >= 2 {
             return (false, size, k);
         }
         for &h in seen.iter().filter(|&&h| h != usize::MAX) {
@@ -1352,7 +1346,7 @@ impl Light {
                         add(n, &mut libs, &mut k);
                     }
                 }
-                if k >= want {
+                if k >= 2 {
                     return (false, size, k);
                 }
                 q = self.next[q] as usize;
@@ -1369,54 +1363,8 @@ impl Light {
         if self.is_eye(p, c) {
             return false;
         }
-        let (captures, size, libs) = self.after(p, c, 2);
-        if captures {
-            return true;
-        }
-        if libs < 2 {
-            return size < self.self_atari;
-        }
-        self.shortage == 0 || size < self.shortage || !self.fills_own_liberty(p, c)
-    }
-
-    /// Whether `c` at `p` leaves its chain with two liberties, where one of
-    /// the chains it joins had more, without putting an enemy chain in atari.
-    fn fills_own_liberty(&self, p: usize, c: u8) -> bool {
-        if self.after(p, c, 3).2 != 2 {
-            return false;
-        }
-        let mut had_more = false;
-        for n in self.nbrs(p) {
-            let x = self.cells[n];
-            if x == c {
-                had_more |= self.libs_upto(self.head[n] as usize, 3) >= 3;
-            } else if x == BLACK + WHITE - c && self.libs_upto(self.head[n] as usize, 3) == 2 {
-                return false;
-            }
-        }
-        had_more
-    }
-
-    /// The distinct liberties of the chain with head `h`, counted up to `max`.
-    fn libs_upto(&self, h: usize, max: usize) -> usize {
-        let mut libs = [0usize; 3];
-        let mut k = 0;
-        let mut q = h;
-        loop {
-            for n in self.nbrs(q) {
-                if self.cells[n] == EMPTY && !libs[..k].contains(&n) {
-                    libs[k] = n;
-                    k += 1;
-                    if k >= max {
-                        return k;
-                    }
-                }
-            }
-            q = self.next[q] as usize;
-            if q == h {
-                return k;
-            }
-        }
+        let (captures, size, libs) = self.after(p, c);
+        captures || libs >= 2 || size < self.self_atari
     }
 
     /// The liberty of the chain at `p` if it belongs to the opponent of
@@ -1458,7 +1406,7 @@ impl Light {
         }
         let l = self.atari_lib(h);
         if self.legal(l, c) {
-            let (captures, _, libs) = self.after(l, c, 2);
+            let (captures, _, libs) = self.after(l, c);
             if captures || libs >= 2 {
                 return Some(l);
             }
@@ -1588,19 +1536,19 @@ impl Light {
         points.iter().copied().filter(|&p| (self.cells[p] == BLACK || self.cells[p] == WHITE) && self.head[p] as usize == p && self.in_atari(p)).collect()
     }
 
-    /// The share of `stones` that `c` owns at the end of a playout (a
-    /// stone of `c`, or an empty point only `c` touches).
+    /// Who owns `p` at the end of a playout: the colour of its stone, or
+    /// the colours beside an empty point (BLACK | WHITE: neutral, EMPTY: none).
+    #[inline]
+    fn owner(&self, p: usize) -> u8 {
+        match self.cells[p] {
+            EMPTY => self.nbrs(p).into_iter().map(|n| self.cells[n]).filter(|&x| x == BLACK || x == WHITE).fold(EMPTY, |a, x| a | x),
+            x => x,
+        }
+    }
+
+    /// The share of `stones` that `c` owns at the end of a playout.
     fn owned_share(&self, stones: &[usize], c: u8) -> f64 {
-        let owned = stones
-            .iter()
-            .filter(|&&p| match self.cells[p] {
-                EMPTY => {
-                    self.nbrs(p).iter().all(|&n| self.cells[n] == c || self.cells[n] == EMPTY || self.cells[n] == BORDER)
-                        && self.nbrs(p).iter().any(|&n| self.cells[n] == c)
-                }
-                x => x == c,
-            })
-            .count();
+        let owned = stones.iter().filter(|&&p| self.owner(p) == c).count();
         owned as f64 / stones.len().max(1) as f64
     }
 
@@ -1610,24 +1558,11 @@ impl Light {
         counts.by_first[first as usize - 1] += 1;
         let [black, white] = &mut counts.own[first as usize - 1];
         for &p in points {
-            match self.cells[p] {
+            match self.owner(p) {
                 BLACK => black[p] += 1,
                 WHITE => white[p] += 1,
-                _ => {
-                    let mut colors = 0u8;
-                    for n in self.nbrs(p) {
-                        let x = self.cells[n];
-                        if x == BLACK || x == WHITE {
-                            colors |= x;
-                        }
-                    }
-                    match colors {
-                        BLACK => black[p] += 1,
-                        WHITE => white[p] += 1,
-                        3 => counts.neutral[p] += 1,
-                        _ => {}
-                    }
-                }
+                EMPTY => {}
+                _ => counts.neutral[p] += 1,
             }
         }
     }
@@ -2017,7 +1952,6 @@ mod tests {
                 "CROWDED" => p.crowded => |v: f64| v as usize,
                 "DOUBT_LOW" => p.doubt.0 => |v: f64| v,
                 "DOUBT_HIGH" => p.doubt.1 => |v: f64| v,
-                "DOUBT_GROUPS" => p.doubt_groups => |v: f64| v != 0.0,
                 "DEAD_CROWDED" => p.dead_crowded => |v: f64| v,
                 "FOCUS" => p.focus => |v: f64| v != 0.0,
                 "OPP" => p.opp_weight => |v: f64| v,
@@ -2036,7 +1970,6 @@ mod tests {
                 "RACE" => p.race => |v: f64| v,
                 "RACE_MODE" => p.race_mode => |v: f64| v as u8,
                 "SELFATARI" => p.self_atari => |v: f64| v as usize,
-                "SHORTAGE" => p.shortage => |v: f64| v as usize,
                 "PROBE" => p.probe_playouts => |v: f64| v as usize,
                 "PROBE_POINTS" => p.probe_points => |v: f64| v as usize,
                 "PROBE_ALIVE" => p.probe_alive => |v: f64| v,
@@ -2637,42 +2570,6 @@ mod tests {
             }
         }
         eprintln!("gnugo final_score: {agree} of {n}");
-    }
-
-    /// TEMP: per-chain dump for KIFU_ESTIMATE_FILES.
-    #[test]
-    #[ignore = "debugging aid"]
-    fn chain_dump() {
-        let Ok(files) = std::env::var("KIFU_ESTIMATE_FILES") else { return };
-        let mut games = Vec::new();
-        for f in files.split(':') {
-            kgs::load_file(Path::new(f), &mut games, true);
-        }
-        let cols = "ABCDEFGHJKLMNOPQRST";
-        for g in &games {
-            let b = &g.board;
-            let est = Estimator::new(b);
-            let d = est.run(&kgs::params());
-            let mut out = String::new();
-            for id in 0..est.chains.len() {
-                let stones: Vec<String> = est
-                    .chain_stones(id)
-                    .iter()
-                    .map(|&p| {
-                        let pt = p as Pt;
-                        let (x, y) = b.xy(pt);
-                        format!("{}{}", &cols[x..x + 1], b.height() - y)
-                    })
-                    .collect();
-                let dead = d.estimate.dead.contains(&(est.chain_stones(id)[0] as Pt));
-                out.push_str(&format!(
-                    "{{\"c\":{},\"s\":{:.3},\"pa\":{},\"sd\":{},\"dead\":{},\"pts\":{:?}}},",
-                    est.chains[id].color, d.shares[id], d.pass_alive[id], d.sure_dead[id], dead, stones
-                ));
-            }
-            out.pop();
-            println!("{{\"file\":{:?},\"chains\":[{}]}}", g.name, out);
-        }
     }
 
     #[test]
