@@ -126,7 +126,7 @@ struct Params {
     race_mode: u8,
     /// On a crowded board, a group whose share lies between `dead_below`
     /// and `dead_crowded` lives if, after the attacker's best first move
-    /// (see `Estimator::attacked_share`, `probe_playouts` playouts per
+    /// (see `Estimator::survives_attack`, `probe_playouts` playouts per
     /// move, 0: off, at most `probe_points` moves), its share is at least
     /// `probe_alive`.
     probe_playouts: usize,
@@ -419,7 +419,7 @@ impl Estimator {
                 }
                 probed[r] = true;
                 let group: Vec<usize> = (0..nchains).filter(|&j| linked[j] && root[j] == r).collect();
-                if self.attacked_share(&group, params).is_some_and(|s| s >= params.probe_alive) {
+                if self.survives_attack(&group, params) {
                     for &j in &group {
                         dead_chain[j] = false;
                     }
@@ -473,13 +473,14 @@ impl Estimator {
         Detail { estimate: Estimate { dead, unsure, seki_points }, shares, pass_alive, sure_dead, playouts }
     }
 
-    /// The group's share after the attacker's best first move: each
-    /// candidate point (the group's liberties, then those of the enemy
-    /// chains beside it) is tried as the attacker's first move, followed by
-    /// playouts. Random playouts miss the one move that kills a group, or
-    /// kill a living group in a crowded fight by chance; a search of one
-    /// move tells them apart. None when there are too many candidates.
-    fn attacked_share(&self, group: &[usize], params: &Params) -> Option<f64> {
+    /// Whether the group keeps at least `probe_alive` of its points after
+    /// the attacker's best first move: each candidate point (the group's
+    /// liberties, then those of the enemy chains beside it) is tried as the
+    /// attacker's first move, followed by playouts. Random playouts miss
+    /// the one move that kills a group, or kill a living group in a crowded
+    /// fight by chance; a search of one move tells them apart. False when
+    /// there are too many candidates; stops as soon as a move kills.
+    fn survives_attack(&self, group: &[usize], params: &Params) -> bool {
         let color = self.chains[group[0]].color;
         let attacker = BLACK + WHITE - color;
         let stones: Vec<usize> = group.iter().flat_map(|&id| self.chain_stones(id).iter().copied()).collect();
@@ -497,24 +498,26 @@ impl Estimator {
         let outer = liberties(&mut enemies.iter().flat_map(|&id| self.chain_stones(id).iter().copied()));
         candidates.extend(outer.into_iter().filter(|q| !candidates.contains(q)).collect::<Vec<_>>());
         if candidates.len() > params.probe_points {
-            return None;
+            return false;
         }
         let (template, hot) = self.playout_board(params);
         let mut light = template.clone();
         let max_moves = self.max_moves();
         let mut rng = Rng::new(self.hash ^ (stones[0] as u64).wrapping_mul(0x9e37_79b9_7f4a_7c15));
-        let mut lowest = 1.0f64;
-        for &m in candidates.iter().filter(|&&m| template.legal(m, attacker) && !template.is_eye(m, attacker)) {
-            let mut sum = 0.0;
-            for _ in 0..params.probe_playouts {
+        let n = params.probe_playouts as f64;
+        candidates.iter().filter(|&&m| template.legal(m, attacker) && !template.is_eye(m, attacker)).all(|&m| {
+            let mut kept = 0.0;
+            for left in (0..params.probe_playouts).rev() {
                 light.copy_from(&template);
                 light.play(m, attacker);
                 light.playout_after(&mut rng, color, m, max_moves, &hot);
-                sum += light.owned_share(&stones, color);
+                kept += light.owned_share(&stones, color);
+                if (kept + left as f64) / n < params.probe_alive {
+                    return false; // the rest cannot raise it enough
+                }
             }
-            lowest = lowest.min(sum / params.probe_playouts as f64);
-        }
-        Some(lowest)
+            kept / n >= params.probe_alive
+        })
     }
 
     /// The board the playouts start from, with the policy's settings, and
