@@ -127,10 +127,9 @@ struct Params {
     /// On a crowded board, a group whose share lies between `dead_below`
     /// and `dead_crowded` lives if, after the attacker's best first move
     /// (see `Estimator::survives_attack`, `probe_playouts` playouts per
-    /// move, 0: off, at most `probe_points` moves), its share is at least
+    /// move, 0: off), its share is at least
     /// `probe_alive`.
     probe_playouts: usize,
-    probe_points: usize,
     probe_alive: f64,
 }
 
@@ -157,7 +156,6 @@ const PARAMS: Params = Params {
     race: 0.5,
     race_mode: 2,
     probe_playouts: 12,
-    probe_points: 24,
     probe_alive: 0.45,
 };
 
@@ -478,8 +476,8 @@ impl Estimator {
     /// liberties, then those of the enemy chains beside it) is tried as the
     /// attacker's first move, followed by playouts. Random playouts miss
     /// the one move that kills a group, or kill a living group in a crowded
-    /// fight by chance; a search of one move tells them apart. False when
-    /// there are too many candidates; stops as soon as a move kills.
+    /// fight by chance; a search of one move tells them apart. Stops as
+    /// soon as a move kills.
     fn survives_attack(&self, group: &[usize], params: &Params) -> bool {
         let color = self.chains[group[0]].color;
         let attacker = BLACK + WHITE - color;
@@ -497,9 +495,6 @@ impl Estimator {
         enemies.dedup();
         let outer = liberties(&mut enemies.iter().flat_map(|&id| self.chain_stones(id).iter().copied()));
         candidates.extend(outer.into_iter().filter(|q| !candidates.contains(q)).collect::<Vec<_>>());
-        if candidates.len() > params.probe_points {
-            return false;
-        }
         let (template, hot) = self.playout_board(params);
         let mut light = template.clone();
         let max_moves = self.max_moves();
@@ -1974,7 +1969,6 @@ mod tests {
                 "RACE_MODE" => p.race_mode => |v: f64| v as u8,
                 "SELFATARI" => p.self_atari => |v: f64| v as usize,
                 "PROBE" => p.probe_playouts => |v: f64| v as usize,
-                "PROBE_POINTS" => p.probe_points => |v: f64| v as usize,
                 "PROBE_ALIVE" => p.probe_alive => |v: f64| v,
             }
             p
