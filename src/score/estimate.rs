@@ -70,19 +70,6 @@ pub struct Estimate {
 struct Params {
     /// Playouts of the first phase, on the whole board.
     first_playouts: usize,
-    /// After the first phase, a chain whose share is at most this or at
-    /// least 1 minus this is decided.
-    first_settled: f64,
-    /// A chain with at least this share in the first phase is safe: the
-    /// empty regions only safe chains of one colour touch are left out of
-    /// the second phase.
-    safe: f64,
-    /// Whether the second phase leaves the settled areas out (off: it
-    /// cost GNU Go's score.tst agreement and KGS winners; kept to measure).
-    focus: bool,
-    /// Weight, in a chain's share, of the playouts where its opponent
-    /// moved first (0.5: all the same; other weights measured no better).
-    opp_weight: f64,
     /// Second phase: at least this many playouts...
     min_playouts: usize,
     /// ...and at most this many, when some chain stays in the uncertain band.
@@ -112,18 +99,10 @@ struct Params {
     self_atari: usize,
     /// Percent of the random moves tried next to the last move first.
     local: u32,
-    /// Whether chains are judged by the share of their group (chains of
-    /// one colour linked by shared liberties) rather than their own.
-    group: bool,
     /// Races: of two adjacent chains of opposite colours both judged dead,
     /// the one with the higher share (at least this) is kept alive, with
     /// its group; above 1, off.
     race: f64,
-    /// Race rule variant (measurement): 0, every such pair is a race; 1,
-    /// not when one chain is enclosed by dead stones of the other colour;
-    /// 2, nor when the chain that would lose has a living chain of its
-    /// colour beside an empty region it touches.
-    race_mode: u8,
     /// On a crowded board, a group whose share lies between `dead_below`
     /// and `dead_crowded` lives if, after the attacker's best first move
     /// (see `Estimator::survives_attack`, `probe_playouts` playouts per
@@ -135,10 +114,6 @@ struct Params {
 
 const PARAMS: Params = Params {
     first_playouts: 16,
-    first_settled: 0.0,
-    safe: 0.99,
-    focus: false,
-    opp_weight: 0.5,
     min_playouts: 16,
     max_playouts: 96,
     batch: 16,
@@ -152,9 +127,7 @@ const PARAMS: Params = Params {
     seki_neutral: 0.6,
     self_atari: 3,
     local: 70,
-    group: true,
     race: 0.5,
-    race_mode: 2,
     probe_playouts: 12,
     probe_alive: 0.45,
 };
@@ -285,10 +258,10 @@ impl Estimator {
         let undecided: Vec<usize> = (0..nchains).filter(|&i| !pass_alive[i] && !sure_dead[i]).collect();
 
         // Playouts on the whole board first; then, for the chains still in
-        // doubt, playouts with the settled areas taken off the board, in
+        // doubt (a share neither 0 nor 1), more playouts, counted apart, in
         // batches, until every such chain's share is clearly on one side of
         // the threshold (or the maximum is reached).
-        let mut counts = Counts::new(self.cells.len(), params.opp_weight);
+        let mut counts = Counts::new(self.cells.len());
         let mut second: Option<Counts> = None;
         let mut in_second = vec![false; nchains];
         let mut playouts = 0usize;
@@ -310,7 +283,7 @@ impl Estimator {
                 let first = if playouts % 2 == 0 { BLACK } else { WHITE };
                 light.playout(&mut rng, first, max_moves, &hot);
                 stat(2);
-                light.tally(&self.points, first, &mut counts);
+                light.tally(&self.points, &mut counts);
                 playouts += 1;
             }
             let doubtful: Vec<usize> = undecided
@@ -318,24 +291,19 @@ impl Estimator {
                 .copied()
                 .filter(|&id| {
                     let s = self.own_share(id, &counts);
-                    s > params.first_settled && s < 1.0 - params.first_settled
+                    s > 0.0 && s < 1.0
                 })
                 .collect();
             if !doubtful.is_empty() && !converged(&doubtful, &counts, playouts) {
-                let mut template2 = template.clone();
-                if params.focus {
-                    self.settle(&counts, &pass_alive, params, &mut template2);
-                }
-                let hot2 = template2.ataris(&self.points);
-                let mut counts2 = Counts::new(n, params.opp_weight);
+                let mut counts2 = Counts::new(n);
                 let mut done = 0;
                 while done < params.max_playouts {
                     for _ in 0..params.batch {
-                        light.copy_from(&template2);
+                        light.copy_from(&template);
                         let first = if done % 2 == 0 { BLACK } else { WHITE };
-                        light.playout(&mut rng, first, max_moves, &hot2);
+                        light.playout(&mut rng, first, max_moves, &hot);
                         stat(2);
-                        light.tally(&self.points, first, &mut counts2);
+                        light.tally(&self.points, &mut counts2);
                         done += 1;
                     }
                     if done >= params.min_playouts && converged(&doubtful, &counts2, done) {
@@ -355,12 +323,9 @@ impl Estimator {
         };
         // The chains the playouts judge (neither pass-alive nor sure dead).
         let linked: Vec<bool> = (0..nchains).map(|id| !pass_alive[id] && !sure_dead[id]).collect();
-        let by_group = if params.group {
-            let undecided_share = |id: usize| linked[id].then(|| chain_share(id));
-            self.group_shares(&(0..nchains).map(undecided_share).collect::<Vec<_>>())
-        } else {
-            (0..nchains).map(chain_share).collect()
-        };
+        let root = self.groups(&linked);
+        let undecided_share = |id: usize| linked[id].then(|| chain_share(id));
+        let by_group = self.group_shares(&root, &(0..nchains).map(undecided_share).collect::<Vec<_>>());
         let share_of = |id: usize| by_group[id];
         let neutral_share = |p: usize| {
             let (mut k, mut n) = (counts.neutral[p], counts.playouts);
@@ -408,7 +373,6 @@ impl Estimator {
         // On a crowded board, a group the higher threshold kills lives if
         // it survives the attacker's best first move often enough.
         if params.probe_playouts > 0 && dead_below > params.dead_below {
-            let root = self.groups(&linked);
             let mut probed = vec![false; nchains];
             for id in 0..nchains {
                 let r = root[id];
@@ -426,7 +390,6 @@ impl Estimator {
         }
 
         if params.race <= 1.0 {
-            let root = if params.group { self.groups(&linked) } else { (0..nchains).collect() };
             self.keep_race_winners(&shares, &linked, &root, params, &mut dead_chain);
         }
         self.kill_bent_fours(&mut dead_chain);
@@ -533,9 +496,9 @@ impl Estimator {
     /// A capturing race has one loser: of two adjacent chains of opposite
     /// colours that are both dead (judged by playouts, `linked`), the one
     /// with the higher share lives, with its group, when that share is at
-    /// least `params.race`. Not a race (`race_mode` 1): a chain enclosed
+    /// least `params.race`. Not a race: a chain enclosed
     /// by the other's colour, all dead, such as dead stones inside the eye
-    /// space of a dead group; nor (`race_mode` 2) when the chain that would
+    /// space of a dead group; nor when the chain that would
     /// lose reaches a living chain of its colour through empty points (it
     /// is not shut in: GNU Go's score14, stones in the corner of a dead
     /// group that reach their own territory).
@@ -557,10 +520,7 @@ impl Estimator {
                     if shares[a] <= shares[b] || shares[a] < params.race {
                         continue;
                     }
-                    if params.race_mode >= 1 && (self.enclosed(a, dead_chain) || self.enclosed(b, dead_chain)) {
-                        continue;
-                    }
-                    if params.race_mode >= 2 && self.living_friend(b, dead_chain) {
+                    if self.enclosed(a, dead_chain) || self.enclosed(b, dead_chain) || self.living_friend(b, dead_chain) {
                         continue;
                     }
                     keep[root[a]] = true;
@@ -723,9 +683,8 @@ impl Estimator {
     /// are left out) takes the stone-weighted mean share of the group the
     /// undecided chains form. On the KGS games this moves decisions where
     /// the playouts split a group into chains kept and chains lost.
-    fn group_shares(&self, shares: &[Option<f64>]) -> Vec<f64> {
+    fn group_shares(&self, root: &[usize], shares: &[Option<f64>]) -> Vec<f64> {
         let n = self.chains.len();
-        let root = self.groups(&shares.iter().map(Option::is_some).collect::<Vec<_>>());
         let (mut sum, mut stones) = (vec![0.0; n], vec![0.0; n]);
         for (id, share) in shares.iter().enumerate() {
             if let Some(s) = *share {
@@ -769,89 +728,16 @@ impl Estimator {
         (0..n).map(|id| root(&mut parent, id)).collect()
     }
 
-    /// Prepares the board of the second phase from the first phase's
-    /// counts: a chain that never kept its points, with only safe enemy
-    /// chains (pass-alive, or never losing a point) around it, is removed;
-    /// then the empty regions that only safe chains of one colour touch are
-    /// taken off the list of moves. Nothing the playouts did there mattered.
-    fn settle(&self, counts: &Counts, pass_alive: &[bool], params: &Params, light: &mut Light) {
-        let nchains = self.chains.len();
-        let share: Vec<f64> = (0..nchains).map(|id| if pass_alive[id] { 1.0 } else { self.own_share(id, counts) }).collect();
-        let safe: Vec<bool> = share.iter().map(|&s| s >= params.safe).collect();
-        let mut gone = vec![false; nchains];
-        for id in 0..nchains {
-            if share[id] > 1.0 - params.safe {
-                continue;
-            }
-            let stones = self.chain_stones(id);
-            let all_safe = stones.iter().all(|&p| {
-                self.nbrs(p).iter().all(|&q| {
-                    let c = self.chain_of[q];
-                    c == NO_CHAIN || c as usize == id || (self.chains[c as usize].color != self.chains[id].color && safe[c as usize])
-                })
-            });
-            if all_safe && light.cells[stones[0]] == self.chains[id].color {
-                gone[id] = true;
-                light.remove_chain(light.head[stones[0]] as usize);
-            }
-        }
-        let open = |p: usize| self.cells[p] == EMPTY || (self.chain_of[p] != NO_CHAIN && gone[self.chain_of[p] as usize]);
-        let mut seen = vec![false; self.cells.len()];
-        let mut region = Vec::new();
-        for &p in &self.points {
-            if !open(p) || seen[p] {
-                continue;
-            }
-            region.clear();
-            region.push(p);
-            seen[p] = true;
-            let (mut colors, mut all_safe) = (0u8, true);
-            let mut i = 0;
-            while i < region.len() {
-                let q = region[i];
-                i += 1;
-                for m in self.nbrs(q) {
-                    if open(m) {
-                        if !seen[m] {
-                            seen[m] = true;
-                            region.push(m);
-                        }
-                    } else if self.cells[m] != BORDER {
-                        colors |= self.cells[m];
-                        all_safe &= safe[self.chain_of[m] as usize];
-                    }
-                }
-            }
-            if all_safe && (colors == BLACK || colors == WHITE) {
-                for &q in &region {
-                    light.remove_empty(q);
-                }
-            }
-        }
-    }
-
     /// Share of playouts (averaged over its stones) in which the chain's
     /// points ended owned by its own colour.
-    /// The playouts where the opponent moved first weigh
-    /// `Counts::opp_weight` (0.5: every playout the same).
     fn own_share(&self, id: usize, counts: &Counts) -> f64 {
         if counts.playouts == 0 {
             return 1.0;
         }
-        let color = self.chains[id].color as usize - 1;
+        let own = &counts.own[self.chains[id].color as usize - 1];
         let stones = self.chain_stones(id);
-        let mut share = [0.0; 2];
-        for (first, s) in share.iter_mut().enumerate() {
-            let n = counts.by_first[first];
-            let sum: u64 = stones.iter().map(|&p| counts.own[first][color][p] as u64).sum();
-            *s = if n == 0 { f64::NAN } else { sum as f64 / (stones.len() * n) as f64 };
-        }
-        let w = counts.opp_weight;
-        match (share[color].is_nan(), share[1 - color].is_nan()) {
-            (false, false) => w * share[1 - color] + (1.0 - w) * share[color],
-            (true, _) => share[1 - color],
-            (_, true) => share[color],
-        }
+        let sum: u64 = stones.iter().map(|&p| own[p] as u64).sum();
+        sum as f64 / (stones.len() * counts.playouts) as f64
     }
 
     /// Benson's algorithm for `color`: marks its pass-alive chains, and the
@@ -963,20 +849,15 @@ impl Estimator {
 struct Counts {
     /// By colour: playouts that ended with the point owned (a stone, or an
     /// empty point with only that colour beside it).
-    /// Indexed by the colour that moved first, then by the owner.
-    own: [[Vec<u32>; 2]; 2],
+    own: [Vec<u32>; 2],
     /// Playouts that ended with the point empty and both colours beside it.
     neutral: Vec<u32>,
     playouts: usize,
-    /// Playouts by the colour that moved first.
-    by_first: [usize; 2],
-    /// Weight of the playouts where a chain's opponent moved first.
-    opp_weight: f64,
 }
 
 impl Counts {
-    fn new(n: usize, opp_weight: f64) -> Counts {
-        Counts { own: [[vec![0; n], vec![0; n]], [vec![0; n], vec![0; n]]], neutral: vec![0; n], playouts: 0, by_first: [0; 2], opp_weight }
+    fn new(n: usize) -> Counts {
+        Counts { own: [vec![0; n], vec![0; n]], neutral: vec![0; n], playouts: 0 }
     }
 }
 
@@ -1138,8 +1019,7 @@ impl Light {
         (self.lsum[h] / self.nlib[h] as u32) as usize
     }
 
-    /// Takes `p` off the list of empty points (if it is there: a point of
-    /// a region settled before the second phase is not).
+    /// Takes `p` off the list of empty points, if it is there.
     fn remove_empty(&mut self, p: usize) {
         let i = self.epos[p] as usize;
         if !self.listed(p) {
@@ -1551,10 +1431,9 @@ impl Light {
     }
 
     /// Adds this playout's final ownership to the counts.
-    fn tally(&self, points: &[usize], first: u8, counts: &mut Counts) {
+    fn tally(&self, points: &[usize], counts: &mut Counts) {
         counts.playouts += 1;
-        counts.by_first[first as usize - 1] += 1;
-        let [black, white] = &mut counts.own[first as usize - 1];
+        let [black, white] = &mut counts.own;
         for &p in points {
             match self.owner(p) {
                 BLACK => black[p] += 1,
@@ -1697,13 +1576,14 @@ mod tests {
         shares[middle] = Some(0.0);
         shares[right] = Some(0.2);
         shares[white] = Some(0.5);
-        let grouped = est.group_shares(&shares);
+        let grouped_by = |shares: &[Option<f64>]| est.group_shares(&est.groups(&shares.iter().map(Option::is_some).collect::<Vec<_>>()), shares);
+        let grouped = grouped_by(&shares);
         // Two stones at 0.9 and one at 0.0: 0.6 for both chains.
         assert!((grouped[left] - 0.6).abs() < 1e-9 && (grouped[middle] - 0.6).abs() < 1e-9, "{grouped:?}");
         assert_eq!((grouped[right], grouped[white]), (0.2, 0.5));
         // A chain Benson decided is left out of every group.
         shares[left] = None;
-        let grouped = est.group_shares(&shares);
+        let grouped = grouped_by(&shares);
         assert_eq!(grouped[middle], 0.0);
     }
 
@@ -1946,14 +1826,10 @@ mod tests {
             }
             overrides! {
                 "FIRST" => p.first_playouts => |v: f64| v as usize,
-                "SETTLED" => p.first_settled => |v: f64| v,
                 "CROWDED" => p.crowded => |v: f64| v as usize,
                 "DOUBT_LOW" => p.doubt.0 => |v: f64| v,
                 "DOUBT_HIGH" => p.doubt.1 => |v: f64| v,
                 "DEAD_CROWDED" => p.dead_crowded => |v: f64| v,
-                "FOCUS" => p.focus => |v: f64| v != 0.0,
-                "OPP" => p.opp_weight => |v: f64| v,
-                "SAFE" => p.safe => |v: f64| v,
                 "MIN" => p.min_playouts => |v: f64| v as usize,
                 "MAX" => p.max_playouts => |v: f64| v as usize,
                 "BATCH" => p.batch => |v: f64| v as usize,
@@ -1964,9 +1840,7 @@ mod tests {
                 "SEKI" => p.seki_neutral => |v: f64| v,
                 "MINVAR" => p.min_var => |v: f64| v,
                 "LOCAL" => p.local => |v: f64| v as u32,
-                "GROUP" => p.group => |v: f64| v != 0.0,
                 "RACE" => p.race => |v: f64| v,
-                "RACE_MODE" => p.race_mode => |v: f64| v as u8,
                 "SELFATARI" => p.self_atari => |v: f64| v as usize,
                 "PROBE" => p.probe_playouts => |v: f64| v as usize,
                 "PROBE_ALIVE" => p.probe_alive => |v: f64| v,
