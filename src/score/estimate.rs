@@ -106,8 +106,7 @@ struct Params {
     /// On a crowded board, a group whose share lies between `dead_below`
     /// and `dead_crowded` lives if, after the attacker's best first move
     /// (see `Estimator::survives_attack`, `probe_playouts` playouts per
-    /// move, 0: off), its share is at least
-    /// `probe_alive`.
+    /// move, 0: off), its share is at least `probe_alive`.
     probe_playouts: usize,
     probe_alive: f64,
 }
@@ -1019,23 +1018,14 @@ impl Light {
         (self.lsum[h] / self.nlib[h] as u32) as usize
     }
 
-    /// Takes `p` off the list of empty points, if it is there.
+    /// Takes `p` off the list of empty points (every empty point is on it).
     fn remove_empty(&mut self, p: usize) {
         let i = self.epos[p] as usize;
-        if !self.listed(p) {
-            return;
-        }
+        debug_assert_eq!(self.empties[i] as usize, p);
         let last = *self.empties.last().expect("an empty point");
         self.empties[i] = last;
         self.epos[last as usize] = i as u16;
         self.empties.pop();
-    }
-
-    /// Whether `p` is on the list of empty points.
-    #[inline]
-    fn listed(&self, p: usize) -> bool {
-        let i = self.epos[p] as usize;
-        i < self.empties.len() && self.empties[i] as usize == p
     }
 
     fn add_empty(&mut self, p: usize) {
@@ -1343,7 +1333,7 @@ impl Light {
             let k = rng.below(8);
             for i in 0..8 {
                 let p = around[(k + i) & 7];
-                if self.cells[p] == EMPTY && self.listed(p) && self.legal(p, c) && self.acceptable(p, c) {
+                if self.cells[p] == EMPTY && self.legal(p, c) && self.acceptable(p, c) {
                     return Some(p);
                 }
             }
