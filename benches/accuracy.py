@@ -592,10 +592,9 @@ def render(corpus, opts, markup_rows, est_rows, est_seconds, sample, n_kgs, gnug
             rec = recorded(r)
             if rec is None:
                 continue
-            if g["winner"] == (rec[0] or None) or (rec[0] is None and g["winner"] is None):
-                g_win += 1
-                if g["margin"] is not None and abs(g["margin"] - rec[1]) < 1e-6:
-                    g_exact += 1
+            winner, exact = gnugo_agrees(g, rec)
+            g_win += winner
+            g_exact += exact
             k_win += winner_agrees(r)
             k_exact += bool(r["agrees"])
         n = len(gnugo_rows)
@@ -679,12 +678,12 @@ def render_gnugo_finished(w, games, gnugo_by_file, kifu_per_game):
     g_win = g_exact = k_win = k_exact = both_miss = 0
     for r, g in pairs:
         rec = recorded(r)
-        g_ok = g["winner"] == (rec[0] or None)
-        g_win += g_ok
-        g_exact += g_ok and g["margin"] is not None and abs(g["margin"] - rec[1]) < 1e-6
+        winner, exact = gnugo_agrees(g, rec)
+        g_win += winner
+        g_exact += exact
         k_win += winner_agrees(r)
         k_exact += bool(r["agrees"])
-        both_miss += not g_ok and not winner_agrees(r)
+        both_miss += not winner and not winner_agrees(r)
     secs = sorted(g["seconds"] for _, g in pairs)
     when = datetime.datetime.fromtimestamp(os.path.getmtime(GNUGO_FINISHED), datetime.timezone.utc).strftime("%Y-%m-%d %H:%M UTC")
     w(
@@ -724,7 +723,7 @@ def render_misses(w, est_rows, misses, miss_rows, game):
             why = "GNU Go not run on it (a miss since its last run)"
         elif g["winner"] == "?":
             why = "GNU Go gave no result within 2 minutes"
-        elif g["winner"] == (rec[0] or None):
+        elif gnugo_agrees(g, rec)[0]:
             why = "GNU Go finds RE's winner: kifu judged a group's life or death differently"
             gnugo_right += 1
         else:
@@ -751,6 +750,12 @@ def gnugo_result(g):
     if g["winner"] == "?":
         return "?"
     return "0" if g["winner"] is None else f"{g['winner']}+{num(g['margin'])}"
+
+
+def gnugo_agrees(g, rec):
+    """Whether a GNU Go row has RE's winner, and RE's exact margin."""
+    winner = g["winner"] == (rec[0] or None)
+    return winner, winner and g["margin"] is not None and abs(g["margin"] - rec[1]) < 1e-6
 
 
 def winner_agrees(r):
