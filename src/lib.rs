@@ -3,11 +3,21 @@
 //! Data flows one way: bytes → [`sgf`] (decode, parse, the lossless model)
 //! → [`replay`] (on a [`board`], under [`rules`]) → diagnostics
 //! ([`diag`]) → [`report`]. [`json`] converts the model to and from JSON;
-//! [`check`] runs the whole pipeline on one file; [`cli`] is the command
-//! line. Each module knows nothing of the stages after it.
+//! [`check`] runs the whole pipeline on one file; `batch` runs it over
+//! files, folders and archives on several threads (feature `batch`); `cli`
+//! is the command line (feature `cli`, on by default). Each module knows
+//! nothing of the stages after it.
+//!
+//! Features: `cli` (default) brings clap, indicatif, toml, ignore and
+//! tempfile for the binary; `batch` (implied by `cli`) brings walkdir and
+//! the archive readers. A library user who wants neither sets
+//! `default-features = false`.
 
+#[cfg(feature = "batch")]
+pub mod batch;
 pub mod board;
 pub mod check;
+#[cfg(feature = "cli")]
 pub mod cli;
 pub mod dedup;
 pub mod diag;

@@ -15,6 +15,7 @@ use crate::sgf::SourceMap;
 
 /// Output formats for diagnostics.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
+#[cfg_attr(feature = "cli", derive(clap::ValueEnum))]
 pub enum Format {
     /// Compiler style, with a source snippet under each diagnostic.
     Text,

@@ -7,6 +7,7 @@ use serde::Serialize;
 
 /// Which earlier positions a move may not recreate.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
+#[cfg_attr(feature = "cli", derive(clap::ValueEnum))]
 #[serde(rename_all = "kebab-case")]
 pub enum KoRule {
     /// Only the immediate retake of a single-stone ko is illegal.
@@ -19,6 +20,7 @@ pub enum KoRule {
 
 /// Whether a move may leave its own chain without liberty.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
+#[cfg_attr(feature = "cli", derive(clap::ValueEnum))]
 #[serde(rename_all = "kebab-case")]
 pub enum Suicide {
     Forbidden,

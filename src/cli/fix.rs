@@ -22,7 +22,7 @@ impl FixTarget {
     /// `OUT` is a file when the only input is one file and `OUT` is not an
     /// existing folder; otherwise a folder.
     pub fn new(out: PathBuf, inputs: &[PathBuf]) -> FixTarget {
-        let single_input_file = matches!(inputs, [only] if only.is_file() && !super::inputs::is_archive(only));
+        let single_input_file = matches!(inputs, [only] if only.is_file() && !crate::batch::is_archive(only));
         FixTarget { single_file: single_input_file && !out.is_dir(), out }
     }
 

@@ -5,8 +5,6 @@
 
 mod config;
 mod fix;
-mod inputs;
-mod parallel;
 mod progress;
 
 use std::io::{self, Write};
@@ -17,6 +15,7 @@ use std::time::{Duration, Instant};
 
 use clap::{Args, Parser, Subcommand, ValueEnum};
 
+use crate::batch::{self, Content, Item, Shard, Walk};
 use crate::check::{CheckOptions, FileCheck, check_bytes};
 use crate::dedup::DuplicateIndex;
 use crate::diag::{Code, Diagnostic, Policy, Severity};
@@ -29,7 +28,6 @@ use crate::sgf::props;
 use crate::sgf::{self, ParseOptions, SourceMap, charset};
 use config::Config;
 use fix::FixTarget;
-use inputs::{Content, Item, Shard, Walk};
 use progress::Progress;
 
 const EXAMPLES: &str = "\
@@ -92,28 +90,6 @@ struct InputArgs {
 /// far above any real collection, far below what would exhaust memory.
 const DEFAULT_MAX_BYTES: u64 = 1 << 30;
 
-#[derive(Clone, Copy, ValueEnum)]
-enum CheckFormat {
-    Text,
-    Json,
-    Jsonl,
-    Github,
-    Sarif,
-}
-
-#[derive(Clone, Copy, ValueEnum)]
-enum KoArg {
-    Simple,
-    Positional,
-    Situational,
-}
-
-#[derive(Clone, Copy, ValueEnum)]
-enum SuicideArg {
-    Allowed,
-    Forbidden,
-}
-
 /// Rule choices shared by `check` and `score`.
 #[derive(Args, Clone)]
 struct RuleArgs {
@@ -122,10 +98,10 @@ struct RuleArgs {
     rules: Option<String>,
     /// Override the ko rule of the ruleset.
     #[arg(long, value_enum)]
-    ko: Option<KoArg>,
+    ko: Option<KoRule>,
     /// Override the suicide rule of the ruleset.
     #[arg(long, value_enum)]
-    suicide: Option<SuicideArg>,
+    suicide: Option<Suicide>,
 }
 
 impl RuleArgs {
@@ -140,16 +116,7 @@ impl RuleArgs {
                 }
             },
         };
-        let ko = self.ko.map(|k| match k {
-            KoArg::Simple => KoRule::Simple,
-            KoArg::Positional => KoRule::Positional,
-            KoArg::Situational => KoRule::Situational,
-        });
-        let suicide = self.suicide.map(|s| match s {
-            SuicideArg::Allowed => Suicide::Allowed,
-            SuicideArg::Forbidden => Suicide::Forbidden,
-        });
-        Ok(RuleOverrides { rules, ko, suicide })
+        Ok(RuleOverrides { rules, ko: self.ko, suicide: self.suicide })
     }
 }
 
@@ -248,7 +215,7 @@ struct CheckArgs {
     #[command(flatten)]
     score_flags: ScoreFlags,
     #[arg(long, value_enum, default_value = "text")]
-    format: CheckFormat,
+    format: Format,
     /// Print only errors, and no summary.
     #[arg(long, short)]
     quiet: bool,
@@ -465,10 +432,11 @@ impl CheckArgs {
         if let (None, Some(max)) = (self.input.max_bytes, config.check.max_bytes) {
             inputs.walk.max_bytes = max;
         }
-        inputs.walk.ignore = config.ignore_matcher().map_err(|e| {
+        let matcher = config.ignore_matcher().map_err(|e| {
             eprintln!("kifu: {}: {e}", config::FILE_NAME);
             Status::Usage
         })?;
+        inputs.walk.ignore = matcher.map(|m| -> batch::PathFilter { Box::new(move |path, is_dir| m.matched(path, is_dir).is_ignore()) });
         inputs.walk.shard = self.shard;
         let mut rule_args = self.rules.clone();
         rule_args.rules = rule_args.rules.or_else(|| config.check.rules.clone());
@@ -485,13 +453,7 @@ impl CheckArgs {
             let _ = std::fs::create_dir_all(folder);
             inputs.walk.skip_dir = std::fs::canonicalize(folder).ok();
         }
-        let format = match self.format {
-            CheckFormat::Text => Format::Text,
-            CheckFormat::Json => Format::Json,
-            CheckFormat::Jsonl => Format::Jsonl,
-            CheckFormat::Github => Format::Github,
-            CheckFormat::Sarif => Format::Sarif,
-        };
+        let format = self.format;
         let snippets = format == Format::Text && !self.summary_only;
         Ok(CheckRun { inputs, options, policy, format, jobs, fix, snippets })
     }
@@ -572,7 +534,7 @@ fn check(args: CheckArgs) -> io::Result<Status> {
                 }
             }
         };
-        parallel::ordered_map(run.jobs, produce, |item| check_item(item, &run), deliver)
+        batch::ordered_map(run.jobs, produce, |item| check_item(item, &run), deliver)
     })?;
     if let Some(progress) = progress {
         progress.finish();

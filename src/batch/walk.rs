@@ -13,8 +13,6 @@ use std::io::{self, BufReader, Read};
 use std::ops::ControlFlow;
 use std::path::{Path, PathBuf};
 
-use ignore::gitignore::Gitignore;
-
 use crate::diag::Code;
 
 /// Which part of the input set a run takes: the `index`-th (1-based) of
@@ -45,14 +43,18 @@ impl Shard {
     }
 }
 
+/// Says whether a path met in a folder walk is left out: called with the
+/// entry's absolute path and whether it is a folder.
+pub type PathFilter = Box<dyn Fn(&Path, bool) -> bool + Send + Sync>;
+
 /// How to find inputs.
 pub struct Walk {
     /// Extensions of SGF files, lower case without the dot.
     pub extensions: Vec<String>,
     /// Walk into hidden folders and pick hidden files.
     pub hidden: bool,
-    /// Paths to leave out (from `kifu.toml`).
-    pub ignore: Option<Gitignore>,
+    /// Paths to leave out (the CLI's `kifu.toml` patterns).
+    pub ignore: Option<PathFilter>,
     pub shard: Option<Shard>,
     /// Files and archive members larger than this are not read.
     pub max_bytes: u64,
@@ -237,7 +239,7 @@ impl Walk {
     fn ignored(&self, absolute_dir: &Path, dir: &Path, entry: &walkdir::DirEntry) -> bool {
         let Some(ignore) = &self.ignore else { return false };
         let relative = entry.path().strip_prefix(dir).unwrap_or(entry.path());
-        ignore.matched(absolute_dir.join(relative), entry.file_type().is_dir()).is_ignore()
+        ignore(&absolute_dir.join(relative), entry.file_type().is_dir())
     }
 
     /// Opens an archive and hands out its SGF members, each read whole (up
