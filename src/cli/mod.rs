@@ -63,10 +63,10 @@ enum Command {
 
 #[derive(Args)]
 struct InputArgs {
-    /// Files, directories or archives (.zip, .tar, .tar.gz, .tgz); '-' for standard input. Directories are searched recursively.
+    /// Files (SGF, Tygem .gib, WBaduk .ngf, Pandanet .ugf/.ugi, also compressed: .gz, .bz2, .xz, .zst), directories or archives (.zip, .tar, .tar.gz/.tgz, .tar.bz2/.tbz2, .tar.xz/.txz, .tar.zst, .7z); '-' for standard input. Directories are searched recursively.
     #[arg(required = true)]
     paths: Vec<PathBuf>,
-    /// File extensions to pick up in directories and archives, besides sgf (case-insensitive; repeatable).
+    /// File extensions to pick up in directories and archives, besides sgf, gib, ngf, ugf and ugi (case-insensitive; repeatable).
     #[arg(long = "ext", value_name = "EXT")]
     extensions: Vec<String>,
     /// Also walk into hidden folders and pick hidden files (names starting with '.').
@@ -553,7 +553,7 @@ fn check(args: CheckArgs) -> io::Result<Status> {
 /// `internal-error` so the other files are still checked.
 fn check_item(item: Item, run: &CheckRun) -> Outcome {
     let Item { name, relative, content } = item;
-    let is_input = |path: &Path| matches!(&content, Content::Path(p) if fix::same_file(p, path));
+    let is_input = |path: &Path| matches!(&content, Content::Path(p) | Content::Compressed(p, _) if fix::same_file(p, path));
     let target = run.fix.as_ref().map(|fix| fix.path_for(&relative)).filter(|target| !is_input(target));
     let refused = run.fix.is_some() && target.is_none();
     let bytes = match content.read(run.inputs.walk.max_bytes) {
