@@ -41,6 +41,9 @@ fn expected(pairs: &[(&str, &str)]) -> BTreeMap<String, String> {
     pairs.iter().map(|(k, v)| (k.to_string(), v.to_string())).collect()
 }
 
+/// A corpus file, the root values it must give and its first four moves.
+type Case = (&'static str, &'static [(&'static str, &'static str)], [&'static str; 4]);
+
 /// Sabaki's `*Tests.js` (`root.data` and the first four nodes; the root
 /// comment of `review.ugi`) plus what kifu reads besides (`GN`, `PC`, `RU`:
 /// Sabaki drops them). The files Sabaki's tests do not read were worked
@@ -51,7 +54,7 @@ fn sabaki_and_katrain_files_give_the_values_their_tests_expect() {
     let Some(dir) = common::corpus_dir("suites/sabaki-formats") else { return };
     let base = [("CA", "UTF-8"), ("FF", "4"), ("GM", "1"), ("SZ", "19")];
     #[rustfmt::skip]
-    let cases: &[(&str, &[(&str, &str)], [&str; 4])] = &[
+    let cases: &[Case] = &[
         // gibTests.js, "should parse simple files".
         ("gib/utf8.gib", &[("KM", "0"), ("PW", "leejw977"), ("WR", "10K"), ("PB", "jy512"), ("BR", "15K"), ("DT", "2016-03-26"), ("HA", "3"), ("AB", "dp pd dd"),
             ("GN", "Free"), ("PC", "Tygem Baduk")],
