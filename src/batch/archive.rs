@@ -91,7 +91,7 @@ pub(crate) fn decompressed_name(name: &str) -> &str {
 pub(crate) const READ: &str = "zip, tar, tar.gz, tar.bz2, tar.xz, tar.zst and 7z archives, and .gz, .bz2, .xz and .zst files";
 
 /// A reader of the decompressed stream.
-pub fn decompress<'a>(codec: Codec, reader: impl BufRead + 'a) -> io::Result<Box<dyn Read + 'a>> {
+pub(crate) fn decompress<'a>(codec: Codec, reader: impl BufRead + 'a) -> io::Result<Box<dyn Read + 'a>> {
     Ok(match codec {
         Codec::Gzip => Box::new(flate2::bufread::MultiGzDecoder::new(reader)),
         Codec::Bzip2 => Box::new(bzip2::bufread::MultiBzDecoder::new(reader)),

@@ -163,7 +163,8 @@ pub(crate) struct Declared {
 /// UTF-8 stay UTF-8, as for SGF); otherwise the charset is detected and the
 /// same diagnostics as for SGF say so.
 fn decode(bytes: &[u8], options: &ParseOptions, declared: Option<Declared>) -> (String, &'static Encoding, Vec<Diagnostic>) {
-    let Some(declared) = declared.filter(|_| options.encoding.is_none()) else {
+    // A byte order mark settles it, as for SGF.
+    let Some(declared) = declared.filter(|_| options.encoding.is_none() && Encoding::for_bom(bytes).is_none()) else {
         return detected(bytes, options.encoding, "the file does not name its charset and", None);
     };
     let Some(enc) = charset::encoding_for_label(&declared.label) else {
@@ -176,7 +177,8 @@ fn decode(bytes: &[u8], options: &ParseOptions, declared: Option<Declared>) -> (
     }
     if let Ok(text) = std::str::from_utf8(bytes) {
         let why = format!("{} declares {} but the bytes are valid UTF-8; read as UTF-8", declared.written, enc.name());
-        return (text.to_string(), UTF_8, vec![Diagnostic::new(Code::CharsetMismatch, declared.offset, why)]);
+        let mismatch = (enc != UTF_8).then(|| Diagnostic::new(Code::CharsetMismatch, declared.offset, why));
+        return (text.to_string(), UTF_8, mismatch.into_iter().collect());
     }
     if let Some(text) = enc.decode_without_bom_handling_and_without_replacement(bytes) {
         return (text.into_owned(), enc, Vec::new());
@@ -448,6 +450,30 @@ mod tests {
         let line: Vec<_> = tree.main_line().skip(1).map(|n| n.properties().next().unwrap().first().unwrap().to_string()).collect();
         assert_eq!(line, ["dd", "ff"]);
         assert_eq!(tree.node(NodeId(1)).child_count(), 2);
+    }
+
+    /// Pandanet's `Lang=` against the bytes.
+    #[test]
+    fn a_declared_charset_is_used_when_the_bytes_fit_it() {
+        let ugf = |lang: &str, name: &[u8]| {
+            let mut bytes = format!("[Header]\nLang={lang}\nSize=9\nPlayerB=").into_bytes();
+            bytes.extend(name);
+            bytes.extend(b"\n[Data]\nEE,B1,1,0\n");
+            let parsed = read(&bytes, "x.ugf", &ParseOptions::default());
+            let codes: Vec<Code> = parsed.diagnostics.iter().map(|d| d.code).collect();
+            (parsed.collection.games[0].root().get_value("PB").unwrap().to_string(), parsed.encoding.name(), codes)
+        };
+        let sjis = encoding_rs::SHIFT_JIS.encode("黒田").0.into_owned();
+        assert_eq!(ugf("SJIS", &sjis), ("黒田".into(), "Shift_JIS", vec![]));
+        assert_eq!(ugf("SJIS", "黒田".as_bytes()), ("黒田".into(), "UTF-8", vec![Code::CharsetMismatch]));
+        assert_eq!(ugf("UTF-8", "黒田".as_bytes()), ("黒田".into(), "UTF-8", vec![]));
+        assert_eq!(ugf("SJIS", b"kuroda"), ("kuroda".into(), "Shift_JIS", vec![]));
+        let (_, _, codes) = ugf("KLINGON", &sjis);
+        assert!(codes.contains(&Code::UnknownCharset), "{codes:?}");
+        // GBK bytes invalid in Shift_JIS: detected, and the mismatch said.
+        let gbk = encoding_rs::GBK.encode("让子棋柯洁让子棋柯洁").0.into_owned();
+        let (name, encoding, codes) = ugf("SJIS", &gbk);
+        assert_eq!((name.as_str(), encoding, codes), ("让子棋柯洁让子棋柯洁", "GBK", vec![Code::CharsetMismatch]));
     }
 
     #[test]
