@@ -6,6 +6,7 @@ use std::time::{Duration, Instant};
 
 use crate::dedup;
 use crate::diag::{Code, Diagnostic, Severity};
+use crate::formats;
 use crate::replay::{self, RuleOverrides};
 use crate::score::result::{GameResult, read_result};
 use crate::score::{self, DeadStones, ScoreOptions};
@@ -50,10 +51,17 @@ pub struct GameFingerprint {
     pub column: u32,
 }
 
-/// Parses `bytes` and checks every game in it.
+/// Reads `bytes` (SGF, or another record format its content shows) and
+/// checks every game in it.
 pub fn check_bytes(bytes: &[u8], options: &CheckOptions) -> FileCheck {
+    check_record(bytes, "", options)
+}
+
+/// [`check_bytes`] for a record whose name is known: its extension
+/// chooses the format (see [`formats::read`]).
+pub fn check_record(bytes: &[u8], name: &str, options: &CheckOptions) -> FileCheck {
     let deadline = options.timeout.map(|t| Instant::now() + t);
-    let parsed = sgf::parse(bytes, &options.parse);
+    let parsed = formats::read(bytes, name, &options.parse);
     let mut diagnostics = parsed.diagnostics;
     let mut moves = 0;
     let mut fingerprints = Vec::new();

@@ -62,9 +62,10 @@ codes! {
     // Reading the file.
     Io = "io-error", Error, "The file could not be read.";
     EmptyFile = "empty-file", Error, "The file is empty or holds only white space.";
-    NotSgf = "not-sgf", Error, "No SGF game tree was found in the file.";
+    NotSgf = "not-sgf", Error, "No game was found in the file (no SGF game tree, or not the Tygem, WBaduk or Pandanet record its name says).";
     SymlinkLoop = "symlink-loop", Warning, "A symbolic link leads back to a folder being walked; it was not followed.";
     InternalError = "internal-error", Error, "kifu failed on this file (a bug: please report it); the other files were checked.";
+    UnsupportedArchive = "unsupported-archive", Error, "An archive or compressed file kifu cannot read (by its name: .rar, .lzh, ...); nothing in it was checked.";
     // Charsets.
     ByteOrderMark = "byte-order-mark", Info, "The file starts with a byte order mark, which was honoured.";
     UnknownCharset = "unknown-charset", Warning, "CA[] names a charset kifu does not know; another was used.";
@@ -91,6 +92,8 @@ codes! {
     NodeAfterVariations = "node-after-variations", Error, "Nodes follow the variations of a sequence; they were attached to the last variation.";
     LimitExceeded = "limit-exceeded", Error, "A configured limit was hit; the rest of the input was not read.";
     Timeout = "timeout", Error, "--timeout-per-file was reached; the games not yet checked are named.";
+    UnreadableLine = "unreadable-line", Warning, "A line of a Tygem, WBaduk or Pandanet record that kifu cannot read; it was skipped.";
+    InconsistentRecord = "inconsistent-record", Warning, "Two parts of a Tygem, WBaduk or Pandanet record disagree (a move count, a move number, a mirrored point); the message says which was followed.";
     // Properties (checked on the model).
     DuplicateProperty = "duplicate-property", Warning, "A property appears twice in one node.";
     InvalidValue = "invalid-value", Warning, "A property value does not have the form its type requires.";

@@ -21,6 +21,7 @@ pub mod check;
 pub mod cli;
 pub mod dedup;
 pub mod diag;
+pub mod formats;
 pub mod json;
 pub mod replay;
 pub mod report;

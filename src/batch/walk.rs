@@ -1,6 +1,7 @@
 //! Finding what to check: files named on the command line, folders walked
-//! recursively, games inside zip and tar archives (read in place, never
-//! extracted), and standard input.
+//! recursively, games inside zip, tar (plain or compressed) and 7z archives
+//! and single compressed files (read in place, never extracted), and
+//! standard input.
 //!
 //! Items come out one at a time in a deterministic order (command-line
 //! order, then sorted by name; archive members in archive order), so that a
@@ -13,6 +14,7 @@ use std::io::{self, BufReader, Read};
 use std::ops::ControlFlow;
 use std::path::{Path, PathBuf};
 
+use super::archive::{self, ArchiveKind, Codec, EmitMember, Kind};
 use crate::diag::Code;
 
 /// Which part of the input set a run takes: the `index`-th (1-based) of
@@ -65,6 +67,8 @@ pub struct Walk {
 /// What an item holds, or why it cannot be read.
 pub enum Content {
     Path(PathBuf),
+    /// A compressed file (`game.sgf.gz`), decompressed when read.
+    Compressed(PathBuf, Codec),
     Stdin,
     /// An archive member, already read.
     Bytes(Vec<u8>),
@@ -95,6 +99,11 @@ impl Content {
             Content::Bytes(bytes) => Ok(bytes),
             Content::Problem(code, message) => Err((code, message)),
             Content::Stdin => read_bounded(io::stdin().lock(), max_bytes).map_err(io)?.ok_or_else(|| too_big(max_bytes)),
+            Content::Compressed(path, codec) => {
+                let bad = |e: io::Error| (Code::Io, format!("cannot decompress: {e}"));
+                let file = File::open(&path).map_err(io)?;
+                read_bounded(archive::decompress(codec, BufReader::new(file)).map_err(bad)?, max_bytes).map_err(bad)?.ok_or_else(|| too_big(max_bytes))
+            }
             Content::Path(path) => {
                 let mut file = File::open(&path).map_err(io)?;
                 let size = file.metadata().map_err(io)?.len();
@@ -120,29 +129,14 @@ fn read_bounded(reader: impl Read, max_bytes: u64) -> io::Result<Option<Vec<u8>>
     Ok((bytes.len() as u64 <= max_bytes).then_some(bytes))
 }
 
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-enum ArchiveKind {
-    Zip,
-    Tar,
-    TarGz,
-}
-
-/// Whether kifu reads this file as an archive (by its name).
+/// Whether kifu reads this file as an archive of several members (by its
+/// name).
 pub fn is_archive(path: &Path) -> bool {
-    archive_kind(path).is_some()
+    matches!(kind_of(path), Some(Kind::Archive(_)))
 }
 
-fn archive_kind(path: &Path) -> Option<ArchiveKind> {
-    let name = path.file_name()?.to_str()?.to_ascii_lowercase();
-    if name.ends_with(".zip") {
-        Some(ArchiveKind::Zip)
-    } else if name.ends_with(".tar") {
-        Some(ArchiveKind::Tar)
-    } else if name.ends_with(".tar.gz") || name.ends_with(".tgz") {
-        Some(ArchiveKind::TarGz)
-    } else {
-        None
-    }
+fn kind_of(path: &Path) -> Option<Kind> {
+    archive::kind(path.file_name()?.to_str()?)
 }
 
 /// What the walk finds before anything is opened.
@@ -159,10 +153,21 @@ impl Walk {
         self.visit(paths, &mut |found| match found {
             Found::Stdin => f(Item { name: "-".into(), relative: "stdin.sgf".into(), content: Content::Stdin }),
             Found::Problem { name, code, message } => f(Item::problem(name, code, message)),
-            Found::File { path, relative } => match archive_kind(&path) {
-                Some(kind) => self.archive_members(&path, kind, &relative, f),
-                None => f(Item { name: path.display().to_string(), relative, content: Content::Path(path) }),
-            },
+            Found::File { path, relative } => {
+                let name = path.display().to_string();
+                match kind_of(&path) {
+                    Some(Kind::Archive(kind)) => self.archive_members(&path, kind, &relative, f),
+                    Some(Kind::Compressed(codec)) => {
+                        let relative = PathBuf::from(archive::decompressed_name(&relative.to_string_lossy()));
+                        f(Item { name, relative, content: Content::Compressed(path, codec) })
+                    }
+                    Some(Kind::Unsupported(format)) => {
+                        let message = format!("a {format}: kifu cannot read it (it reads {}); nothing in it was checked", archive::READ);
+                        f(Item::problem(name, Code::UnsupportedArchive, message))
+                    }
+                    None => f(Item { name, relative, content: Content::Path(path) }),
+                }
+            }
         });
     }
 
@@ -222,8 +227,14 @@ impl Walk {
         ControlFlow::Continue(())
     }
 
+    /// A record, an archive, an archive kifu cannot read (to say so), or a
+    /// compressed record (`game.sgf.gz`).
     fn wanted(&self, path: &Path) -> bool {
-        archive_kind(path).is_some() || self.is_sgf_name(path)
+        match kind_of(path) {
+            Some(Kind::Compressed(_)) => self.is_sgf_name(Path::new(archive::decompressed_name(&path.to_string_lossy()))),
+            Some(_) => true,
+            None => self.is_sgf_name(path),
+        }
     }
 
     fn is_sgf_name(&self, path: &Path) -> bool {
@@ -251,14 +262,18 @@ impl Walk {
             let content = match bytes {
                 Ok(Some(bytes)) => Content::Bytes(bytes),
                 Ok(None) => Content::Problem(too_big(self.max_bytes).0, too_big(self.max_bytes).1),
+                Err(e) if e.kind() == io::ErrorKind::FileTooLarge => Content::Problem(Code::LimitExceeded, e.to_string()),
                 Err(e) => Content::Problem(Code::Io, format!("cannot read the archive member: {e}")),
             };
             f(Item { name, relative: relative.join(safe_relative(member)), content })
         };
         let result = match kind {
             ArchiveKind::Zip => self.zip_members(path, &mut emit),
-            ArchiveKind::Tar => File::open(path).and_then(|file| self.tar_members(BufReader::new(file), &mut emit)),
-            ArchiveKind::TarGz => File::open(path).and_then(|file| self.tar_members(flate2::read::MultiGzDecoder::new(BufReader::new(file)), &mut emit)),
+            ArchiveKind::Tar(None) => File::open(path).and_then(|file| self.tar_members(BufReader::new(file), &mut emit)),
+            ArchiveKind::Tar(Some(codec)) => {
+                File::open(path).and_then(|file| archive::decompress(codec, BufReader::new(file))).and_then(|tar| self.tar_members(tar, &mut emit))
+            }
+            ArchiveKind::SevenZ => archive::sevenz_members(path, &|name| self.is_sgf_name(Path::new(name)), self.max_bytes, &mut emit),
         };
         match result {
             Ok(flow) => flow,
@@ -296,9 +311,6 @@ impl Walk {
         Ok(ControlFlow::Continue(()))
     }
 }
-
-/// Receives an archive member's name and its bytes (`None`: over `max_bytes`).
-type EmitMember<'a> = dyn FnMut(&str, io::Result<Option<Vec<u8>>>) -> ControlFlow<()> + 'a;
 
 fn is_hidden(entry: &walkdir::DirEntry) -> bool {
     entry.file_name().to_str().is_some_and(|name| name.starts_with('.'))

@@ -8,6 +8,7 @@ use std::fs;
 use std::io::{self, Write};
 use std::path::{Path, PathBuf};
 
+use crate::formats::{self, Format};
 use crate::json;
 use crate::sgf::{self, ParseOptions};
 
@@ -31,8 +32,16 @@ impl FixTarget {
         (!self.single_file).then_some(self.out.as_path())
     }
 
+    /// Where the copy of an input goes: a record of another format gets
+    /// `.sgf` after its own extension (`game.gib.sgf`), so no two inputs
+    /// share an output.
     pub fn path_for(&self, relative: &Path) -> PathBuf {
-        if self.single_file { self.out.clone() } else { self.out.join(relative) }
+        if self.single_file {
+            return self.out.clone();
+        }
+        let other_format = Format::from_name(&relative.to_string_lossy()).is_some_and(|f| f != Format::Sgf);
+        let relative = if other_format { PathBuf::from(format!("{}.sgf", relative.display())) } else { relative.to_path_buf() };
+        self.out.join(relative)
     }
 }
 
@@ -42,10 +51,15 @@ pub struct Repaired {
     pub changes: Vec<String>,
 }
 
-/// Rewrites one file's games as canonical UTF-8 SGF, listing the changes.
-pub fn repair(bytes: &[u8], options: &ParseOptions) -> Repaired {
-    let parsed = sgf::parse(bytes, options);
+/// Rewrites one file's games (any record format, see
+/// [`formats::read`]) as canonical UTF-8 SGF, listing the changes.
+pub fn repair(bytes: &[u8], name: &str, options: &ParseOptions) -> Repaired {
+    let parsed = formats::read(bytes, name, options);
     let mut changes = Vec::new();
+    let format = formats::detect(bytes, name);
+    if format != Format::Sgf {
+        changes.push(format!("converted from {} to SGF", format.describe()));
+    }
     if parsed.encoding != encoding_rs::UTF_8 {
         changes.push(format!("converted from {} to UTF-8", parsed.encoding.name()));
     }
@@ -88,7 +102,7 @@ mod tests {
     #[test]
     fn repair_lists_recoveries_and_charset() {
         let latin1 = b"(;GM[1]CA[ISO-8859-1]PB[Jos\xe9];B[dd]";
-        let repaired = repair(latin1, &ParseOptions::default());
+        let repaired = repair(latin1, "x.sgf", &ParseOptions::default());
         assert!(repaired.text.contains("PB[Jos\u{e9}]") && repaired.text.contains("CA[UTF-8]"), "{}", repaired.text);
         assert!(
             repaired.changes.iter().any(|c| c.starts_with("converted from ISO-8859-1") || c.starts_with("converted from windows-1252")),

@@ -16,7 +16,7 @@ use std::time::{Duration, Instant};
 use clap::{Args, Parser, Subcommand, ValueEnum};
 
 use crate::batch::{self, Content, Item, Shard, Walk};
-use crate::check::{CheckOptions, FileCheck, check_bytes};
+use crate::check::{CheckOptions, FileCheck, check_record};
 use crate::dedup::DuplicateIndex;
 use crate::diag::{Code, Diagnostic, Policy, Severity};
 use crate::json::{self, JsonOptions};
@@ -63,10 +63,10 @@ enum Command {
 
 #[derive(Args)]
 struct InputArgs {
-    /// Files, directories or archives (.zip, .tar, .tar.gz, .tgz); '-' for standard input. Directories are searched recursively.
+    /// Files (SGF, Tygem .gib, WBaduk .ngf, Pandanet .ugf/.ugi, also compressed: .gz, .bz2, .xz, .zst), directories or archives (.zip, .tar, .tar.gz/.tgz, .tar.bz2/.tbz2, .tar.xz/.txz, .tar.zst, .7z); '-' for standard input. Directories are searched recursively.
     #[arg(required = true)]
     paths: Vec<PathBuf>,
-    /// File extensions to pick up in directories and archives, besides sgf (case-insensitive; repeatable).
+    /// File extensions to pick up in directories and archives, besides sgf, gib, ngf, ugf and ugi (case-insensitive; repeatable).
     #[arg(long = "ext", value_name = "EXT")]
     extensions: Vec<String>,
     /// Also walk into hidden folders and pick hidden files (names starting with '.').
@@ -364,7 +364,7 @@ impl InputArgs {
                 }
             },
         };
-        let mut extensions: Vec<String> = vec!["sgf".into()];
+        let mut extensions: Vec<String> = crate::formats::EXTENSIONS.iter().map(|e| e.to_string()).collect();
         extensions.extend(self.extensions.iter().map(|e| extension_name(e)));
         let walk = Walk { extensions, hidden: self.hidden, ignore: None, shard: None, max_bytes: self.max_bytes.unwrap_or(DEFAULT_MAX_BYTES), skip_dir: None };
         let parse = ParseOptions { encoding, limits: sgf::Limits { max_nodes: self.max_nodes, max_variations: self.max_variations } };
@@ -553,7 +553,7 @@ fn check(args: CheckArgs) -> io::Result<Status> {
 /// `internal-error` so the other files are still checked.
 fn check_item(item: Item, run: &CheckRun) -> Outcome {
     let Item { name, relative, content } = item;
-    let is_input = |path: &Path| matches!(&content, Content::Path(p) if fix::same_file(p, path));
+    let is_input = |path: &Path| matches!(&content, Content::Path(p) | Content::Compressed(p, _) if fix::same_file(p, path));
     let target = run.fix.as_ref().map(|fix| fix.path_for(&relative)).filter(|target| !is_input(target));
     let refused = run.fix.is_some() && target.is_none();
     let bytes = match content.read(run.inputs.walk.max_bytes) {
@@ -561,13 +561,13 @@ fn check_item(item: Item, run: &CheckRun) -> Outcome {
         Err((code, message)) => return Outcome::Failed { name, code, message },
     };
     let checked = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| {
-        let mut check = check_bytes(&bytes, &run.options);
+        let mut check = check_record(&bytes, &name, &run.options);
         if !run.snippets || check.diagnostics.is_empty() {
             // Only text output quotes the source, and only for diagnostics:
             // do not hold it until printing otherwise.
             check.source = SourceMap::new("");
         }
-        let fixed = target.map(|target| write_fixed(&bytes, &target, &run.options.parse));
+        let fixed = target.map(|target| write_fixed(&bytes, &name, &target, &run.options.parse));
         (check, fixed)
     }));
     match checked {
@@ -579,8 +579,8 @@ fn check_item(item: Item, run: &CheckRun) -> Outcome {
     }
 }
 
-fn write_fixed(bytes: &[u8], target: &Path, parse: &ParseOptions) -> FixResult {
-    let repaired = fix::repair(bytes, parse);
+fn write_fixed(bytes: &[u8], name: &str, target: &Path, parse: &ParseOptions) -> FixResult {
+    let repaired = fix::repair(bytes, name, parse);
     match fix::write_atomically(target, repaired.text.as_bytes()) {
         Ok(()) => Ok((target.to_path_buf(), repaired.changes)),
         Err(e) => Err(format!("cannot write {}: {e}", target.display())),
@@ -623,12 +623,15 @@ fn add_duplicates(index: &mut DuplicateIndex, name: &str, check: &mut FileCheck)
     check.diagnostics.sort_by_key(|d| (d.offset, d.code));
 }
 
-/// Parses an SGF input, reporting it on stderr when it holds no game.
+/// Reads an input (SGF or another record format), reporting it on stderr
+/// when it holds no game.
 fn parse_input(name: &str, bytes: &[u8], options: &ParseOptions) -> Option<sgf::Parsed> {
-    let parsed = sgf::parse(bytes, options);
+    let parsed = crate::formats::read(bytes, name, options);
     if parsed.collection.games.is_empty() {
         let why = parsed.diagnostics.first().map_or("no game found".to_string(), |d| d.message.clone());
-        eprintln!("kifu: {name}: not an SGF file: {why}");
+        // The other formats' messages name the format already.
+        let what = if crate::formats::detect(bytes, name) == crate::formats::Format::Sgf { "not an SGF file: " } else { "" };
+        eprintln!("kifu: {name}: {what}{why}");
         return None;
     }
     Some(parsed)
