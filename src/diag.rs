@@ -8,6 +8,9 @@
 use serde::Serialize;
 use std::fmt;
 
+use crate::board::Color;
+use crate::sgf::props::Point;
+
 /// How serious a diagnostic is. Ordered: `Info < Warning < Error`.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize)]
 #[serde(rename_all = "lowercase")]
@@ -181,9 +184,54 @@ pub struct Diagnostic {
     pub variation: Option<Vec<u32>>,
     #[serde(skip)]
     pub offset: u32,
-    /// A small picture of the board around the point (text output only).
+    /// For moves on the board: the point and the position the move was
+    /// played on, which the text output draws. Boxed: rare, and a
+    /// diagnostic without one stays small.
     #[serde(skip)]
-    pub picture: Option<String>,
+    pub focus: Option<Box<Focus>>,
+}
+
+/// Where on the board a move diagnostic applies: the point, the colour
+/// that played there, and the position the move was played on (before
+/// it), whatever the move then did to the board.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Focus {
+    pub point: Point,
+    pub color: Color,
+    pub board: Snapshot,
+}
+
+/// A board position, `width` x `height` points.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Snapshot {
+    width: u8,
+    height: u8,
+    /// Row by row from the top (SGF's `y = 0`).
+    stones: Box<[Option<Color>]>,
+}
+
+impl Snapshot {
+    /// The position where `stone(x, y)` gives what is on each point.
+    pub fn new(width: u8, height: u8, stone: impl Fn(u8, u8) -> Option<Color>) -> Snapshot {
+        let stones = (0..height).flat_map(|y| (0..width).map(move |x| (x, y))).map(|(x, y)| stone(x, y)).collect();
+        Snapshot { width, height, stones }
+    }
+
+    pub fn width(&self) -> u8 {
+        self.width
+    }
+
+    pub fn height(&self) -> u8 {
+        self.height
+    }
+
+    /// The stone on a point (`None` for an empty point or one off the board).
+    pub fn stone(&self, x: u8, y: u8) -> Option<Color> {
+        if x >= self.width || y >= self.height {
+            return None;
+        }
+        self.stones[usize::from(y) * usize::from(self.width) + usize::from(x)]
+    }
 }
 
 impl Diagnostic {
@@ -201,7 +249,7 @@ impl Diagnostic {
             point: None,
             variation: None,
             offset,
-            picture: None,
+            focus: None,
         }
     }
 
