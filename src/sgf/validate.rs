@@ -197,6 +197,16 @@ impl Checker {
             return;
         }
         // From here on the identifier is `info.id`.
+        let fox_clock = self.old_format.is_none() && matches!(prop.id(), "TC" | "TT");
+        if fox_clock {
+            // Fox writes its byo-yomi as TC[3]TT[30] (beside TM[1200]): 3
+            // periods of 30 seconds. FF[3]'s TC (a territory count) is
+            // another property that happens to share the name.
+            let what = if prop.id() == "TC" { "the number of byo-yomi periods" } else { "the length of a byo-yomi period in seconds" };
+            let message = format!("{}: {what}, as the Fox server writes it; not part of SGF FF[4]", shown(prop));
+            self.push(Code::UnknownProperty, prop.offset(), message);
+            return;
+        }
         let Some(info) = property_info_by_code(code) else {
             let message = format!("unknown property {}: not part of SGF FF[4] for Go", excerpt_id(prop.written_id()));
             self.push(Code::UnknownProperty, prop.offset(), message);
@@ -204,8 +214,7 @@ impl Checker {
         };
         if info.old && self.old_format.is_none() {
             // Outside an FF[1]-FF[3] file the identifier often means
-            // something else (Fox writes TC[] for its time control): its
-            // value is not held to the old type.
+            // something else: its value is not held to the old type.
             let message = format!("{} ({}) is an FF[1]-FF[3] property, not part of FF[4]", info.id, info.name);
             self.push(Code::UnknownProperty, prop.offset(), message);
             return;
