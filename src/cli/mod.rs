@@ -13,8 +13,10 @@ macro_rules! say {
 
 mod color;
 mod config;
+mod explain;
 mod fix;
 mod progress;
+mod shell;
 
 use std::io::{self, Write};
 use std::ops::ControlFlow;
@@ -49,11 +51,12 @@ Examples:
   kifu convert *.sgf --to json -o all.jsonl
   kifu convert game.json --to sgf        and back
   cat game.sgf | kifu info -             '-' reads standard input
+  kifu explain ko                        what a diagnostic code means, with an example
 
 Exit status: 0 clean, 1 problems found, 2 usage or I/O error.";
 
 #[derive(Parser)]
-#[command(name = "kifu", version, about = "Parse, check, convert and rescore Go game records (SGF).", after_help = EXAMPLES)]
+#[command(name = "kifu", version = env!("KIFU_VERSION"), about = "Parse, check, convert and rescore Go game records (SGF).", after_help = EXAMPLES)]
 struct Cli {
     #[command(subcommand)]
     command: Command,
@@ -72,6 +75,12 @@ enum Command {
     Convert(ConvertArgs),
     /// Print each game's summary: players, ranks, komi, result, moves.
     Info(InfoArgs),
+    /// Explain a diagnostic code, with an example (--list: every code).
+    Explain(explain::ExplainArgs),
+    /// Print a shell completion script.
+    Completions(shell::CompletionsArgs),
+    /// Print the man page (roff).
+    Man(shell::ManArgs),
 }
 
 #[derive(Args)]
@@ -236,7 +245,7 @@ struct CheckArgs {
     /// Make a code an error, or every warning with `--deny warnings` (repeatable).
     #[arg(long, value_name = "CODE")]
     deny: Vec<String>,
-    /// Do not report a code (repeatable).
+    /// Do not report a code, or what is below warnings (`--allow info`) or errors (`--allow warnings`) (repeatable).
     #[arg(long, value_name = "CODE")]
     allow: Vec<String>,
     /// Stop checking a file after this many seconds (checked between games).
@@ -277,7 +286,11 @@ impl CheckArgs {
             }
         }
         for name in config.check.allow.iter().chain(&self.allow) {
-            policy.allow.push(code_arg(name)?);
+            match name.as_str() {
+                "info" => policy.min_severity = policy.min_severity.max(Severity::Warning),
+                "warnings" => policy.min_severity = Severity::Error,
+                _ => policy.allow.push(code_arg(name)?),
+            }
         }
         Ok(policy)
     }
@@ -285,7 +298,7 @@ impl CheckArgs {
 
 fn code_arg(name: &str) -> Result<Code, Status> {
     Code::from_name(name).ok_or_else(|| {
-        say!("unknown diagnostic code '{name}' (see docs/diagnostics.md)");
+        say!("unknown diagnostic code '{name}' (`kifu explain --list` lists them)");
         Status::Usage
     })
 }
@@ -343,6 +356,9 @@ pub fn run() -> ExitCode {
         Command::Score(args) => score(args, style),
         Command::Convert(args) => convert(args),
         Command::Info(args) => info(args),
+        Command::Explain(args) => explain::run(args),
+        Command::Completions(args) => shell::completions(args),
+        Command::Man(args) => shell::man(args),
     };
     match status {
         Ok(status) => ExitCode::from(status as u8),
@@ -460,7 +476,7 @@ impl CheckArgs {
         let rules = rule_args.resolve()?;
         let policy = self.policy(&config)?;
         let score = if self.score { Some(self.score_flags.resolve(rules)?) } else { None };
-        let fingerprints = !policy.allow.contains(&Code::DuplicateGame);
+        let fingerprints = policy.reports(Code::DuplicateGame);
         let timeout = self.timeout()?;
         let options = CheckOptions { parse: inputs.parse, rules, score, fingerprints, timeout };
         let jobs = self.jobs.unwrap_or_else(|| std::thread::available_parallelism().map_or(1, |n| n.get()));

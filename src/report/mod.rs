@@ -12,6 +12,7 @@
 
 mod board;
 pub mod escape;
+pub mod explain;
 mod github;
 pub mod info;
 mod json;

@@ -8,7 +8,6 @@ use std::io::{self, Write};
 
 use super::{Emitter, FileContext, Summary, plural};
 use crate::diag::{Diagnostic, Severity};
-use std::collections::BTreeMap;
 
 pub struct SarifEmitter {
     /// No results are written: the invocation carries the summary.
@@ -183,44 +182,10 @@ fn sarif_invocations(summary: &Summary, summary_only: bool) -> serde_json::Value
     serde_json::json!([invocation])
 }
 
-/// The diagnostics reference, read at build time: each rule's help points
-/// into it, so the anchors always follow the document.
-const DIAGNOSTICS_DOC: &str = include_str!("../../docs/diagnostics.md");
+/// The reference each rule's help links to: every code has a heading of
+/// its own there, whose anchor is its name (docs/diagnostics.md is
+/// generated from the registry, see `report::explain`).
 const DIAGNOSTICS_DOC_PATH: &str = "docs/diagnostics.md";
-
-/// For each code in the tables of docs/diagnostics.md: the anchor of the
-/// section it is listed in and the text of its `meaning` column.
-fn documented_codes() -> BTreeMap<&'static str, (String, &'static str)> {
-    let mut codes = BTreeMap::new();
-    let mut anchor = String::new();
-    for line in DIAGNOSTICS_DOC.lines() {
-        if line.starts_with('#') {
-            anchor = heading_anchor(line.trim_start_matches('#'));
-        } else if line.starts_with("| `") {
-            let cells: Vec<&str> = line.split('|').map(str::trim).collect();
-            if let [_, code, _, meaning, ..] = cells[..] {
-                codes.entry(code.trim_matches('`')).or_insert((anchor.clone(), meaning));
-            }
-        }
-    }
-    codes
-}
-
-/// The anchor GitHub (and GitLab) give a Markdown heading: lower case,
-/// punctuation other than `-` and `_` dropped, spaces as `-`.
-fn heading_anchor(heading: &str) -> String {
-    heading
-        .trim()
-        .chars()
-        .filter_map(|c| match c {
-            ' ' => Some('-'),
-            '-' | '_' => Some(c),
-            c if c.is_alphanumeric() => Some(c),
-            _ => None,
-        })
-        .flat_map(char::to_lowercase)
-        .collect()
-}
 
 /// The tool block: kifu and every rule (code) it can report, in code order
 /// (a result's `ruleIndex` is its code's index), each with its help.
@@ -233,24 +198,23 @@ fn sarif_tool() -> serde_json::Value {
 /// names the document and anchor in words.
 fn sarif_tool_for(repository: &str) -> serde_json::Value {
     let repository = repository.trim_end_matches('/');
-    let documented = documented_codes();
     let rules: Vec<serde_json::Value> = crate::diag::CODES
         .iter()
         .map(|c| {
-            let (anchor, meaning) = documented.get(c.name).cloned().unwrap_or_else(|| ("codes".to_string(), c.summary));
-            let doc = format!("{DIAGNOSTICS_DOC_PATH}#{anchor}");
+            let doc = format!("{DIAGNOSTICS_DOC_PATH}#{}", c.name);
             let url = (!repository.is_empty()).then(|| format!("{repository}/blob/main/{doc}"));
             let link = match &url {
                 Some(url) => format!("[{doc}]({url})"),
                 None => format!("`{doc}`"),
             };
+            let explanation = c.explanation;
             let mut rule = serde_json::json!({
                 "id": c.name,
                 "shortDescription": { "text": c.summary },
-                "fullDescription": { "text": meaning.replace('`', "") },
+                "fullDescription": { "text": explanation.replace('`', "") },
                 "help": {
-                    "text": format!("{} Default severity: {}. See {doc}.", meaning.replace('`', ""), c.severity),
-                    "markdown": format!("`{}` ({} by default): {meaning}\n\nSee {link}.", c.name, c.severity),
+                    "text": format!("{} Default severity: {}. See {doc} (or run `kifu explain {}`).", explanation.replace('`', ""), c.severity, c.name),
+                    "markdown": format!("`{}` ({} by default): {explanation}\n\nSee {link}, or run `kifu explain {}`.", c.name, c.severity, c.name),
                 },
                 "defaultConfiguration": { "level": sarif_level(c.severity) },
             });
@@ -277,7 +241,7 @@ mod sarif_tests {
     use super::*;
 
     #[test]
-    fn rules_link_to_their_section_of_the_diagnostics_doc() {
+    fn rules_link_to_their_code_in_the_diagnostics_doc() {
         let tool = sarif_tool_for("https://example.org/kifu/");
         let driver = &tool["driver"];
         assert_eq!(driver["informationUri"], "https://example.org/kifu");
@@ -285,13 +249,12 @@ mod sarif_tests {
         assert_eq!(rules.len(), crate::diag::CODES.len());
         let ko = &rules[crate::diag::Code::Ko as usize];
         assert_eq!(ko["id"], "ko");
-        assert_eq!(ko["helpUri"], "https://example.org/kifu/blob/main/docs/diagnostics.md#moves-replay");
-        let scoring = &rules[crate::diag::Code::ResultSyntax as usize];
-        assert!(scoring["helpUri"].as_str().unwrap().ends_with("#scoring-kifu-score-kifu-check---score"));
-        // Every code is in a table of the doc (not the fallback anchor).
-        let documented = documented_codes();
+        assert_eq!(ko["helpUri"], "https://example.org/kifu/blob/main/docs/diagnostics.md#ko");
+        assert_eq!(ko["fullDescription"]["text"], crate::diag::Code::Ko.info().explanation);
+        // Every code has its heading in the doc, which the link's anchor names.
+        let doc = include_str!("../../docs/diagnostics.md");
         for c in crate::diag::CODES {
-            assert!(documented.contains_key(c.name), "{} is not in docs/diagnostics.md", c.name);
+            assert!(doc.contains(&format!("\n### `{}`\n", c.name)), "{} has no heading in docs/diagnostics.md", c.name);
         }
         assert!(sarif_tool_for("")["driver"]["rules"][0].get("helpUri").is_none());
     }
