@@ -1,7 +1,6 @@
 //! Sets `KIFU_VERSION` for `kifu --version`: the package version and, when
-//! built from a git checkout, the commit (`0.1.0 (26ac4d4)`, `-dirty` when
-//! the tree has changes). Without git, or outside a checkout, the version
-//! alone.
+//! built from a git checkout, the commit (`0.1.0 (26ac4d4b1f)`). Without
+//! git, or outside a checkout (a crate from a registry), the version alone.
 
 use std::process::Command;
 
@@ -12,21 +11,20 @@ fn git(args: &[&str]) -> Option<String> {
 
 fn main() {
     let version = env!("CARGO_PKG_VERSION");
-    let commit = git(&["rev-parse", "--short=10", "HEAD"]);
-    let dirty = git(&["status", "--porcelain", "--untracked-files=no"]).is_some();
-    let full = match commit {
-        Some(commit) => format!("{version} ({commit}{})", if dirty { "-dirty" } else { "" }),
+    let full = match git(&["rev-parse", "--short=10", "HEAD"]) {
+        Some(commit) => format!("{version} ({commit})"),
         None => version.to_string(),
     };
     println!("cargo:rustc-env=KIFU_VERSION={full}");
-    // A new commit or a change of branch changes the version.
-    for path in ["HEAD", "index"] {
-        if let Some(p) = git(&["rev-parse", "--git-path", path]) {
-            println!("cargo:rerun-if-changed={p}");
+    // A new commit, or another branch checked out, changes the version. (A
+    // path that does not exist would rerun this at every build: a branch
+    // whose ref is packed is watched through packed-refs.)
+    let branch = git(&["symbolic-ref", "-q", "HEAD"]);
+    let watched = ["HEAD", branch.as_deref().unwrap_or("HEAD"), "packed-refs"];
+    for path in watched.iter().filter_map(|p| git(&["rev-parse", "--git-path", p])) {
+        if std::path::Path::new(&path).exists() {
+            println!("cargo:rerun-if-changed={path}");
         }
-    }
-    if let Some(reference) = git(&["symbolic-ref", "-q", "HEAD"]).and_then(|r| git(&["rev-parse", "--git-path", &r])) {
-        println!("cargo:rerun-if-changed={reference}");
     }
     println!("cargo:rerun-if-changed=build.rs");
 }
