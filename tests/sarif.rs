@@ -291,3 +291,22 @@ fn corpus_sample_gives_a_valid_log() {
     let files_seen: BTreeSet<&str> = results.iter().map(|r| r["locations"][0]["physicalLocation"]["artifactLocation"]["uri"].as_str().unwrap()).collect();
     assert!(files_seen.len() > SAMPLE / 4, "results from {} files only", files_seen.len());
 }
+
+/// `--summary-only`: no result, but the log is whole (tool, rules,
+/// invocation) and says what was found: the summary line in a note of the
+/// invocation, the counts in the run's properties.
+#[test]
+fn summary_only_is_a_valid_log_that_says_what_was_found() {
+    let out = kifu().current_dir(manifest_dir()).args(["check", "--format", "sarif", "--summary-only", "fixtures"]).output().unwrap();
+    assert_eq!(out.status.code(), Some(1), "the fixtures hold errors");
+    let log: Value = serde_json::from_slice(&out.stdout).expect("one JSON document");
+    assert_schema_valid(&log);
+    let run = &log["runs"][0];
+    assert_eq!(run["results"], serde_json::json!([]));
+    assert_eq!(run["tool"]["driver"]["rules"].as_array().unwrap().len(), kifu::diag::CODES.len());
+    let summary = &run["properties"]["summary"];
+    assert!(summary["errors"].as_u64().unwrap() > 0 && summary["by_code"]["ko"].as_u64().unwrap() > 0, "{summary}");
+    let notes = run["invocations"][0]["toolExecutionNotifications"].as_array().expect("a notification");
+    let line = notes.iter().find(|n| n["level"] == "note").expect("the summary note")["message"]["text"].as_str().unwrap();
+    assert!(line.contains(" files, ") && line.contains(&format!("{} errors", summary["errors"])), "{line}");
+}

@@ -2,7 +2,7 @@
 //! counting walk is over), files/s, games, errors so far and ETA, on
 //! standard error. Shown only on a terminal: never in CI (`CI` set),
 //! pipes, or with `--quiet`. Nothing is said before it is known: no rate
-//! before the first file, no ETA before the count.
+//! before it can be estimated, no ETA before the count.
 
 use std::io::IsTerminal;
 use std::time::Duration;
@@ -72,7 +72,8 @@ fn style() -> ProgressStyle {
             };
         })
         .with_key("rate", |state: &ProgressState, w: &mut dyn std::fmt::Write| {
-            if state.pos() > 0 {
+            // The rate is an estimate that needs a few files to settle.
+            if state.per_sec() >= 1.0 {
                 let _ = write!(w, ", {:.0} files/s", state.per_sec());
             }
         })
