@@ -91,7 +91,7 @@ fn check_text_of_syntax_and_charset_fixtures() {
         "fixtures/charset/fox-truncated-utf8.sgf",
         "fixtures/syntax/crlf-line-endings.sgf",
     ] {
-        let (out, _, _) = run(&["check", &relative]);
+        let (out, _, _) = run(&["check", relative]);
         let name = Path::new(relative).file_stem().unwrap().to_str().unwrap().to_string();
         insta::assert_snapshot!(format!("check_{name}"), untimed(&out));
     }
@@ -246,10 +246,10 @@ fn caret_after_cjk_text_is_under_the_move() {
     let at = lines.iter().position(|l| l.contains("error[occupied-point]")).unwrap();
     let shown = lines[at + 2].split_once(" | ").unwrap().1;
     let cells = lines[at + 3].split_once(" | ").unwrap().1.find('^').unwrap();
-    let before: String = shown.chars().take_while(|_| true).collect();
-    let prefix_cells = |s: &str| s.chars().map(|c| if c.is_ascii() { 1 } else { 2 }).sum::<usize>();
-    let upto = before.find(";W[ee]").unwrap() + 1;
-    assert_eq!(cells, prefix_cells(&before[..upto]), "caret not under W:\n{}\n{}", lines[at + 2], lines[at + 3]);
+    // Every character before the move is ASCII (one cell) or CJK (two).
+    let cells_of = |s: &str| s.chars().map(|c| if c.is_ascii() { 1 } else { 2 }).sum::<usize>();
+    let upto = shown.find(";W[ee]").unwrap() + 1;
+    assert_eq!(cells, cells_of(&shown[..upto]), "caret not under W:\n{}\n{}", lines[at + 2], lines[at + 3]);
     // JSON keeps its documented column: characters.
     let (json, _, _) = dir.run(&["check", "--format", "json", "cjk.sgf"]);
     let doc: Value = serde_json::from_str(&json).unwrap();
