@@ -192,9 +192,10 @@ struct State {
     passes: u32,
     move_number: u32,
     repetition_reported: bool,
-    /// The last move recreated an earlier position (under superko): the
-    /// moves that go on round the same cycle are not reported again.
-    in_cycle: bool,
+    /// The last move that recreated an earlier position (`u32::MAX` for
+    /// none): under superko, the moves that go on round the same cycle
+    /// right after it are not reported again.
+    last_repetition: u32,
 }
 
 /// A branch point: where each later child restarts from.
@@ -236,7 +237,7 @@ impl Replayer {
         Replayer {
             rules,
             size,
-            state: State { board, ko: None, last_mover: None, passes: 0, move_number: 0, repetition_reported: false, in_cycle: false },
+            state: State { board, ko: None, last_mover: None, passes: 0, move_number: 0, repetition_reported: false, last_repetition: u32::MAX },
             seen: Seen::with_capacity(positions),
             history: Vec::new(),
             in_branch: false,
@@ -444,7 +445,7 @@ impl Replayer {
     #[inline(always)]
     fn play(&mut self, color: Color, mv: Move, prop: Property<'_>) {
         if self.state.last_mover == Some(color) || self.state.passes >= 2 {
-            self.out_of_turn(color, mv, prop);
+            self.out_of_turn(color, prop);
         }
         self.state.last_mover = Some(color);
         let point = match mv {
@@ -469,31 +470,29 @@ impl Replayer {
         }
         self.captured.clear();
         let suicided = self.state.board.play_into(color, pt, &mut self.captured);
-        if suicided > 0 {
-            self.state.ko = None;
-            if !self.suicide(color, point, suicided, prop) {
-                // The forbidden suicide is the error; the position it leaves is no news.
-                return;
-            }
-        } else {
-            self.state.ko = match self.captured.as_slice() {
-                [single] if self.state.board.chain_len(pt) == 1 && self.single_liberty(pt) => Some((*single, color.opponent())),
-                _ => None,
-            };
+        self.state.ko = match self.captured.as_slice() {
+            [single] if suicided == 0 && self.state.board.chain_len(pt) == 1 && self.single_liberty(pt) => Some((*single, color.opponent())),
+            _ => None,
+        };
+        if suicided > 0 && !self.suicide(color, point, suicided, prop) {
+            // The forbidden suicide is the error; the position it leaves is no news.
+            return;
         }
-        self.check_repetition(color, point, suicided > 0, prop);
+        self.check_repetition(color, pt, prop);
     }
 
     /// `double-move` and `move-after-end`.
     #[cold]
     #[inline(never)]
-    fn out_of_turn(&mut self, color: Color, mv: Move, prop: Property<'_>) {
+    fn out_of_turn(&mut self, color: Color, prop: Property<'_>) {
         let (text, offset) = (move_text(prop), prop.offset());
         let n = self.state.move_number;
         if self.state.last_mover == Some(color) {
+            // Read again here, off the path every move takes.
+            let mv = prop.values().next().and_then(|v| read_move(v, self.size));
             let (msg, focus) = match mv {
-                Move::Pass => (format!("{} moves twice in a row: a pass (move {n})", color.name()), None),
-                Move::Play(point) => {
+                None | Some(Move::Pass) => (format!("{} moves twice in a row: a pass (move {n})", color.name()), None),
+                Some(Move::Play(point)) => {
                     let focus = self.focus_now(point, color);
                     let at = focus.as_ref().map_or_else(|| format!("{text}, outside the board"), |_| self.describe(point));
                     (format!("{} moves twice in a row, at {at} (move {n})", color.name()), focus)
@@ -574,29 +573,32 @@ impl Replayer {
     }
 
     /// Superko (where the rules forbid recurrence) or repeated-position,
-    /// for the move just played at `point` (`suicided`: its own chain was
-    /// removed).
+    /// for the move just played at `pt`.
     #[inline(always)]
-    fn check_repetition(&mut self, color: Color, point: Point, suicided: bool, prop: Property<'_>) {
+    fn check_repetition(&mut self, color: Color, pt: Pt, prop: Property<'_>) {
         let key = self.key(color.opponent());
         let n = self.state.move_number;
         let Some(first) = self.seen.first_or_insert(key, n) else {
             self.keep_history(key);
-            self.state.in_cycle = false;
             return;
         };
-        self.repetition(color, point, suicided, prop, first);
+        self.repetition(color, pt, prop, first);
     }
 
     /// Reports the return to the position first reached at move `first`:
     /// once per line under simple ko, once per cycle entered under superko.
     #[cold]
     #[inline(never)]
-    fn repetition(&mut self, color: Color, point: Point, suicided: bool, prop: Property<'_>, first: u32) {
+    fn repetition(&mut self, color: Color, pt: Pt, prop: Property<'_>, first: u32) {
         let (text, offset) = (move_text(prop), prop.offset());
         let n = self.state.move_number;
         let already_ko = self.diagnostics.last().is_some_and(|d| d.code == Code::Ko && d.move_number == Some(n));
-        let entering = !std::mem::replace(&mut self.state.in_cycle, true);
+        let entering = self.state.last_repetition.wrapping_add(1) != n;
+        self.state.last_repetition = n;
+        let (x, y) = self.state.board.xy(pt);
+        let point = Point { x: x as u8, y: y as u8 };
+        // The move's own chain is gone when it was a suicide (allowed).
+        let suicided = self.state.board.cell(pt) == Cell::Empty;
         let cycle = n - first;
         let reached = if first == 0 { "the start of the game".to_string() } else { format!("move {first}") };
         match self.rules.ko {
