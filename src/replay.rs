@@ -192,9 +192,10 @@ struct State {
     passes: u32,
     move_number: u32,
     repetition_reported: bool,
-    /// The last move that recreated an earlier position (`u32::MAX` for
-    /// none): under superko, the moves that go on round the same cycle
-    /// right after it are not reported again.
+    /// The last move that recreated an earlier position, or a pass right
+    /// after such moves (`u32::MAX` for none): under superko, the moves
+    /// that go on round the same cycle right after it are not reported
+    /// again.
     last_repetition: u32,
 }
 
@@ -454,6 +455,10 @@ impl Replayer {
                 self.state.ko = None;
                 let key = self.key(color.opponent());
                 self.remember(key);
+                // A pass inside a superko cycle does not leave it.
+                if self.state.last_repetition.wrapping_add(1) == self.state.move_number {
+                    self.state.last_repetition = self.state.move_number;
+                }
                 return;
             }
             Move::Play(point) => point,

@@ -341,6 +341,16 @@ fn one_superko_for_a_cycle_played_round_and_round() {
 }
 
 #[test]
+fn passes_inside_a_cycle_do_not_start_a_new_one() {
+    let fixture = std::fs::read_to_string(manifest_dir().join("fixtures/moves/superko-positional-cycle.sgf")).unwrap();
+    let looped = fixture.trim_end().trim_end_matches(')').to_string() + ";B[];W[];B[ga];W[ea];B[fa];W[da])";
+    let dir = Scratch::new(&[("cycle.sgf", looped.as_bytes())]);
+    let (out, _, _) = dir.run(&["check", "--format", "jsonl", "cycle.sgf"]);
+    let superko = out.lines().map(|l| serde_json::from_str::<Value>(l).unwrap()).filter(|d| d["code"] == "superko").count();
+    assert_eq!(superko, 1, "{out}");
+}
+
+#[test]
 fn the_real_cycle_gives_one_superko() {
     let Some(dir) = common::corpus_dir("fox-pro/part1/7p") else { return };
     let out = kifu().args(["check", "--rules", "chinese", "--format", "jsonl"]).arg(dir.join("1461856565019999405.sgf")).output().unwrap();
