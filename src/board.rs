@@ -282,37 +282,42 @@ impl Board {
     pub fn play(&mut self, color: Color, p: Pt) -> Placed {
         let mut captured = Vec::new();
         let suicided = self.play_into(color, p, &mut captured);
+        if suicided > 0 {
+            captured.clear();
+        }
         Placed { captured, suicided }
     }
 
-    /// [`Board::play`] for callers that play many moves: the captured
-    /// stones are appended to `captured` (which the caller clears and
-    /// reuses, so a capture allocates nothing); returns the number of own
-    /// stones removed by suicide.
-    pub fn play_into(&mut self, color: Color, p: Pt, captured: &mut Vec<Pt>) -> usize {
+    /// [`Board::play`] for callers that play many moves: the stones removed
+    /// are appended to `removed` (which the caller clears and reuses, so a
+    /// capture allocates nothing): the opponent's captured stones, or, when
+    /// the move is a suicide (it then captures nothing), the mover's own.
+    /// Returns the number of own stones removed by suicide.
+    pub fn play_into(&mut self, color: Color, p: Pt, removed: &mut Vec<Pt>) -> usize {
         debug_assert_eq!(self.cell(p), Cell::Empty);
         match self.put(color, p) {
             Put::Breathes => 0,
             // A capture frees a point next to `p`: the new chain has a
             // liberty, no need to look.
             Put::Captures => {
-                self.capture_around(color, p, captured);
+                self.capture_around(color, p, removed);
                 0
             }
-            Put::Chokes => self.remove_choked(color, p),
+            Put::Chokes => self.remove_choked(color, p, removed),
         }
     }
 
     /// Removes the chain at `p`, left without liberty by the stone of
-    /// `color` just put there (a suicide); returns its size. Out of line,
-    /// as rare as it is.
+    /// `color` just put there (a suicide), appending its stones to
+    /// `removed`; returns its size. Out of line, as rare as it is.
     #[cold]
     #[inline(never)]
-    fn remove_choked(&mut self, color: Color, p: Pt) -> usize {
-        let mut own = Vec::new();
-        self.remove_chain(p, &mut own);
-        self.prisoners[color.opponent().index()] += own.len() as u32;
-        own.len()
+    fn remove_choked(&mut self, color: Color, p: Pt, removed: &mut Vec<Pt>) -> usize {
+        let before = removed.len();
+        self.remove_chain(p, removed);
+        let own = removed.len() - before;
+        self.prisoners[color.opponent().index()] += own as u32;
+        own
     }
 
     /// Removes the enemy chains next to `p` left without liberty by the

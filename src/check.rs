@@ -115,7 +115,8 @@ fn score_checks(game: &GameTree, replayed: &replay::Replay, options: &ScoreOptio
     }
     let unjudged;
     let estimates = matches!(options.dead_stones, DeadStones::Auto | DeadStones::Estimate);
-    let options = if estimates && !has_countable_result(game) {
+    let judged = !estimates || has_countable_result(game);
+    let options = if !judged {
         // Nothing to compare the recount with (a resignation, no RE):
         // the komi and result notes stand without judging dead stones.
         unjudged = ScoreOptions { dead_stones: DeadStones::None, ..options.clone() };
@@ -124,7 +125,9 @@ fn score_checks(game: &GameTree, replayed: &replay::Replay, options: &ScoreOptio
         options
     };
     let Some(scored) = score::score_game(game, options) else { return out };
-    out.extend(scored.diagnostics.iter().cloned());
+    // Unjudged, the board was counted as it stands, which says nothing of
+    // seki: only the komi and result notes stand.
+    out.extend(scored.diagnostics.iter().filter(|d| judged || d.code != Code::SekiEyesCounted).cloned());
     if scored.agrees == Some(false) {
         let recorded = scored.recorded.clone().unwrap_or_default();
         let cause = score::likely_cause(&scored);

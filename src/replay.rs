@@ -11,7 +11,7 @@
 //! nothing of scoring or output formats.
 
 use crate::board::{Board, Cell, Color, Pt};
-use crate::diag::{Code, Diagnostic, Severity};
+use crate::diag::{Code, Diagnostic, Focus, Severity, Snapshot};
 use crate::rules::{KoRule, Rules, Suicide};
 use crate::sgf::props::{self, BoardSize, Move, Point};
 use crate::sgf::{Children, GameTree, Node, NodeId, PropId, Property, Value};
@@ -71,6 +71,7 @@ pub fn replay(game: &GameTree, overrides: &RuleOverrides) -> Replay {
     let size = BoardSize { width: board.width() as u8, height: board.height() as u8 };
     let implicit_handicap = check_handicap(game, size, &mut diagnostics);
     let mut r = Replayer::new(rules, board, diagnostics, game.len());
+    r.overrides = *overrides;
     r.walk(game, &implicit_handicap);
     Replay { rules, diagnostics: r.diagnostics, moves: r.moves }
 }
@@ -191,6 +192,11 @@ struct State {
     passes: u32,
     move_number: u32,
     repetition_reported: bool,
+    /// The last move that recreated an earlier position, or a pass right
+    /// after such moves (`u32::MAX` for none): under superko, the moves
+    /// that go on round the same cycle right after it are not reported
+    /// again.
+    last_repetition: u32,
 }
 
 /// A branch point: where each later child restarts from.
@@ -215,10 +221,14 @@ struct Replayer {
     in_branch: bool,
     /// Child index taken at each branch point on the current line.
     path: Vec<u32>,
-    /// Stones captured by the move being played (kept to reuse its buffer).
+    /// Stones removed by the move being played (kept to reuse its
+    /// buffer): captured, or the mover's own after a suicide.
     captured: Vec<Pt>,
     diagnostics: Vec<Diagnostic>,
     moves: usize,
+    /// What `--ko` and `--suicide` replaced of the ruleset: messages
+    /// name the flag rather than the ruleset then.
+    overrides: RuleOverrides,
 }
 
 impl Replayer {
@@ -228,7 +238,7 @@ impl Replayer {
         Replayer {
             rules,
             size,
-            state: State { board, ko: None, last_mover: None, passes: 0, move_number: 0, repetition_reported: false },
+            state: State { board, ko: None, last_mover: None, passes: 0, move_number: 0, repetition_reported: false, last_repetition: u32::MAX },
             seen: Seen::with_capacity(positions),
             history: Vec::new(),
             in_branch: false,
@@ -236,6 +246,7 @@ impl Replayer {
             captured: Vec::new(),
             diagnostics,
             moves: 0,
+            overrides: RuleOverrides::default(),
         }
     }
 
@@ -444,6 +455,10 @@ impl Replayer {
                 self.state.ko = None;
                 let key = self.key(color.opponent());
                 self.remember(key);
+                // A pass inside a superko cycle does not leave it.
+                if self.state.last_repetition.wrapping_add(1) == self.state.move_number {
+                    self.state.last_repetition = self.state.move_number;
+                }
                 return;
             }
             Move::Play(point) => point,
@@ -453,20 +468,19 @@ impl Replayer {
             return self.off_board(color, prop);
         };
         if self.state.board.cell(pt) != Cell::Empty {
-            return self.occupied(color, point, pt, prop);
+            return self.occupied(color, point, prop);
         }
         if self.state.ko == Some((pt, color)) {
-            self.ko_retaken(color, point, pt, prop);
+            self.ko_retaken(color, point, prop);
         }
         self.captured.clear();
         let suicided = self.state.board.play_into(color, pt, &mut self.captured);
         self.state.ko = match self.captured.as_slice() {
-            [single] if self.state.board.chain_len(pt) == 1 && self.single_liberty(pt) => Some((*single, color.opponent())),
+            [single] if suicided == 0 && self.state.board.chain_len(pt) == 1 && self.single_liberty(pt) => Some((*single, color.opponent())),
             _ => None,
         };
-        if suicided > 0 && !self.suicide(color, point, pt, suicided, prop) {
+        if suicided > 0 && !self.suicide(color, point, suicided, prop) {
             // The forbidden suicide is the error; the position it leaves is no news.
-            self.state.ko = None;
             return;
         }
         self.check_repetition(color, pt, prop);
@@ -479,8 +493,17 @@ impl Replayer {
         let (text, offset) = (move_text(prop), prop.offset());
         let n = self.state.move_number;
         if self.state.last_mover == Some(color) {
-            let msg = format!("{} moves twice in a row (move {n})", color.name());
-            self.report(Code::DoubleMove, offset, msg, color, text, None);
+            // Read again here, off the path every move takes.
+            let mv = prop.values().next().and_then(|v| read_move(v, self.size));
+            let (msg, focus) = match mv {
+                None | Some(Move::Pass) => (format!("{} moves twice in a row: a pass (move {n})", color.name()), None),
+                Some(Move::Play(point)) => {
+                    let focus = self.focus_now(point, color);
+                    let at = focus.as_ref().map_or_else(|| format!("{text}, outside the board"), |_| self.describe(point));
+                    (format!("{} moves twice in a row, at {at} (move {n})", color.name()), focus)
+                }
+            };
+            self.report(Code::DoubleMove, offset, msg, color, text, focus);
         }
         if self.state.passes >= 2 {
             let msg = format!("{} plays after the game ended with two passes (move {n})", color.name());
@@ -506,37 +529,42 @@ impl Replayer {
 
     #[cold]
     #[inline(never)]
-    fn occupied(&mut self, color: Color, point: Point, pt: Pt, prop: Property<'_>) {
+    fn occupied(&mut self, color: Color, point: Point, prop: Property<'_>) {
         let (text, offset) = (move_text(prop), prop.offset());
         let n = self.state.move_number;
         let at = self.describe(point);
         let msg = format!("{} plays at {at}, which already holds a stone (move {n})", color.name());
-        let picture = self.picture(pt);
-        self.report(Code::OccupiedPoint, offset, msg, color, text, Some(picture));
+        let focus = self.focus_now(point, color);
+        self.report(Code::OccupiedPoint, offset, msg, color, text, focus);
     }
 
     #[cold]
     #[inline(never)]
-    fn ko_retaken(&mut self, color: Color, point: Point, pt: Pt, prop: Property<'_>) {
+    fn ko_retaken(&mut self, color: Color, point: Point, prop: Property<'_>) {
         let (text, offset) = (move_text(prop), prop.offset());
         let n = self.state.move_number;
         let at = self.describe(point);
         let msg = format!("{} retakes the ko at {at} at once (move {n})", color.name());
-        let picture = self.picture(pt);
-        self.report(Code::Ko, offset, msg, color, text, Some(picture));
+        let focus = self.focus_now(point, color);
+        self.report(Code::Ko, offset, msg, color, text, focus);
     }
 
-    /// Reports a suicide of `stones` stones; returns whether the rules allow it.
+    /// Reports a suicide of `stones` stones, just played; returns whether
+    /// the rules allow it.
     #[cold]
     #[inline(never)]
-    fn suicide(&mut self, color: Color, point: Point, pt: Pt, stones: usize, prop: Property<'_>) -> bool {
+    fn suicide(&mut self, color: Color, point: Point, stones: usize, prop: Property<'_>) -> bool {
         let (text, offset) = (move_text(prop), prop.offset());
         let n = self.state.move_number;
         let at = self.describe(point);
         let msg = format!("{} plays at {at}, leaving its own {stones} stone{} without liberty (move {n})", color.name(), if stones == 1 { "" } else { "s" });
-        let picture = self.picture(pt);
-        let allowed = self.rules.suicide_allowed(stones).then(|| format!(": allowed under {} rules", self.rules.name));
-        let d = self.report(Code::Suicide, offset, msg, color, text, Some(picture));
+        let focus = self.focus_before(point, color, true);
+        let allowed = self.rules.suicide_allowed(stones).then(|| match self.overrides.suicide {
+            Some(Suicide::Allowed) => ": allowed by --suicide allowed".to_string(),
+            Some(_) => ": allowed by --suicide multi-stone-only".to_string(),
+            None => format!(": allowed under {} rules", self.rules.name),
+        });
+        let d = self.report(Code::Suicide, offset, msg, color, text, Some(focus));
         let Some(note) = allowed else { return false };
         d.severity = Severity::Info;
         d.message.push_str(&note);
@@ -549,7 +577,8 @@ impl Replayer {
         board.neighbors(pt).iter().filter(|&&n| board.cell(n) == Cell::Empty).count() == 1
     }
 
-    /// Superko (where the rules forbid recurrence) or repeated-position.
+    /// Superko (where the rules forbid recurrence) or repeated-position,
+    /// for the move just played at `pt`.
     #[inline(always)]
     fn check_repetition(&mut self, color: Color, pt: Pt, prop: Property<'_>) {
         let key = self.key(color.opponent());
@@ -561,31 +590,40 @@ impl Replayer {
         self.repetition(color, pt, prop, first);
     }
 
-    /// Reports the return to the position first reached at move `first`.
+    /// Reports the return to the position first reached at move `first`:
+    /// once per line under simple ko, once per cycle entered under superko.
     #[cold]
     #[inline(never)]
     fn repetition(&mut self, color: Color, pt: Pt, prop: Property<'_>, first: u32) {
         let (text, offset) = (move_text(prop), prop.offset());
         let n = self.state.move_number;
         let already_ko = self.diagnostics.last().is_some_and(|d| d.code == Code::Ko && d.move_number == Some(n));
+        let entering = self.state.last_repetition.wrapping_add(1) != n;
+        self.state.last_repetition = n;
+        let (x, y) = self.state.board.xy(pt);
+        let point = Point { x: x as u8, y: y as u8 };
+        // The move's own chain is gone when it was a suicide (allowed).
+        let suicided = self.state.board.cell(pt) == Cell::Empty;
         let cycle = n - first;
         let reached = if first == 0 { "the start of the game".to_string() } else { format!("move {first}") };
         match self.rules.ko {
             KoRule::Simple if !self.state.repetition_reported && !already_ko => {
                 self.state.repetition_reported = true;
-                let msg = format!(
-                    "move {n} repeats the whole-board position first reached at {reached} (a cycle of {cycle} moves); under {} rules the game may end with no result",
-                    self.rules.name
-                );
-                self.report(Code::RepeatedPosition, offset, msg, color, text, None);
+                let consequence = match self.overrides.ko {
+                    Some(_) => "--ko simple allows it".to_string(),
+                    None if self.rules.repetition_voids => format!("under {} rules the game may end with no result", self.rules.name),
+                    None => format!("{} rules allow it", self.rules.name),
+                };
+                let msg = format!("move {n} repeats the whole-board position first reached at {reached} (a cycle of {cycle} moves); {consequence}");
+                let focus = self.focus_before(point, color, suicided);
+                self.report(Code::RepeatedPosition, offset, msg, color, text, Some(focus));
             }
-            KoRule::Positional | KoRule::Situational if !already_ko => {
+            KoRule::Positional | KoRule::Situational if entering && !already_ko => {
                 let kind = if self.rules.ko == KoRule::Positional { "positional" } else { "situational" };
-                let (x, y) = self.state.board.xy(pt);
-                let at = self.describe(Point { x: x as u8, y: y as u8 });
+                let at = self.describe(point);
                 let msg = format!("{} at {at} recreates the position of {reached} ({kind} superko, a cycle of {cycle} moves; move {n})", color.name());
-                let picture = self.picture(pt);
-                self.report(Code::Superko, offset, msg, color, text, Some(picture));
+                let focus = self.focus_before(point, color, suicided);
+                self.report(Code::Superko, offset, msg, color, text, Some(focus));
             }
             _ => {}
         }
@@ -614,7 +652,7 @@ impl Replayer {
         }
     }
 
-    fn report(&mut self, code: Code, offset: u32, message: String, color: Color, point: &str, picture: Option<String>) -> &mut Diagnostic {
+    fn report(&mut self, code: Code, offset: u32, message: String, color: Color, point: &str, focus: Option<Box<Focus>>) -> &mut Diagnostic {
         let mut d = Diagnostic::new(code, offset, message);
         d.move_number = Some(self.state.move_number);
         d.color = Some(color.letter());
@@ -624,7 +662,7 @@ impl Replayer {
             path.pop();
         }
         d.variation = Some(path);
-        d.picture = picture;
+        d.focus = focus;
         self.diagnostics.push(d);
         self.diagnostics.last_mut().expect("just pushed")
     }
@@ -634,46 +672,34 @@ impl Replayer {
         format!("{} ({})", point.to_coordinate(self.size.height), point.to_sgf())
     }
 
-    /// The board around `pt`, up to 4 points each way, the point in ( ).
-    fn picture(&self, pt: Pt) -> String {
+    /// The focus on `point` of a move not yet played: the board as it is.
+    /// `None` off the board.
+    fn focus_now(&self, point: Point, color: Color) -> Option<Box<Focus>> {
         let board = &self.state.board;
-        let (px, py) = board.xy(pt);
-        let (x0, x1) = (px.saturating_sub(4), (px + 4).min(board.width() - 1));
-        let (y0, y1) = (py.saturating_sub(4), (py + 4).min(board.height() - 1));
-        let mut out = String::from("    ");
-        for x in x0..=x1 {
-            let label = Point { x: x as u8, y: 0 }.to_coordinate(1);
-            out.push(' ');
-            out.push_str(label.trim_end_matches(char::is_numeric));
-        }
-        out.push('\n');
-        for y in y0..=y1 {
-            out.push_str(&format!("{:>3} ", board.height() - y));
-            for x in x0..=x1 {
-                let here = (x, y) == (px, py);
-                let after = x > x0 && (x - 1, y) == (px, py);
-                out.push(if here {
-                    '('
-                } else if after {
-                    ')'
-                } else {
-                    ' '
-                });
-                let p = board.point(x, y).expect("on board");
-                out.push(match board.cell(p) {
-                    Cell::Black => 'X',
-                    Cell::White => 'O',
-                    _ if here => '+',
-                    _ => '.',
-                });
-            }
-            if x1 == px && py == y {
-                out.push(')');
-            }
-            out.push('\n');
-        }
-        out
+        board.point(point.x as usize, point.y as usize)?;
+        let snapshot = snapshot(board, |p| board.cell(p).color());
+        Some(Box::new(Focus { point, color, board: snapshot }))
     }
+
+    /// The focus on `point` of the move just played there: the position
+    /// before it, the stones it removed (`removed_own`: its own, by
+    /// suicide) put back.
+    fn focus_before(&self, point: Point, color: Color, removed_own: bool) -> Box<Focus> {
+        let board = &self.state.board;
+        let pt = board.point(point.x as usize, point.y as usize);
+        let restored = if removed_own { color } else { color.opponent() };
+        let snapshot = snapshot(board, |p| match p {
+            _ if Some(p) == pt => None,
+            _ if self.captured.contains(&p) => Some(restored),
+            _ => board.cell(p).color(),
+        });
+        Box::new(Focus { point, color, board: snapshot })
+    }
+}
+
+/// The stones `stone_at` gives for each point of `board`.
+fn snapshot(board: &Board, stone_at: impl Fn(Pt) -> Option<Color>) -> Snapshot {
+    Snapshot::new(board.width() as u8, board.height() as u8, |x, y| board.point(usize::from(x), usize::from(y)).and_then(&stone_at))
 }
 
 /// The colour of a move property (B or W), `None` for any other.
@@ -959,11 +985,42 @@ mod tests {
         }
     }
 
+    /// The stones of a focus's board, one row a string (`X`, `O`, `.`).
+    fn focus_rows(d: &Diagnostic) -> Vec<String> {
+        let focus = d.focus.as_deref().expect("a focus");
+        let b = &focus.board;
+        (0..b.height())
+            .map(|y| {
+                (0..b.width())
+                    .map(|x| match b.stone(x, y) {
+                        Some(Color::Black) => 'X',
+                        Some(Color::White) => 'O',
+                        None => '.',
+                    })
+                    .collect()
+            })
+            .collect()
+    }
+
+    /// Every move diagnostic's focus is the position the move was played
+    /// on: before the ko retake, before the suicide removed its stones,
+    /// before the superko move captured.
     #[test]
-    fn picture_marks_the_point() {
+    fn focus_is_the_position_the_move_was_played_on() {
         let parsed = crate::sgf::parse_str(&format!("(;{KO};B[cb];W[bb])"));
         let r = replay(&parsed.collection.games[0], &RuleOverrides::default());
-        let picture = r.diagnostics[0].picture.as_deref().unwrap();
-        assert!(picture.contains("X(+)X"), "{picture}");
+        let d = &r.diagnostics[0];
+        assert_eq!(d.focus.as_ref().map(|f| (f.point, f.color)), Some((Point { x: 1, y: 1 }, Color::White)));
+        assert_eq!(focus_rows(d), [".XO..", "X.XO.", ".XO..", ".....", "....."]);
+
+        let parsed = crate::sgf::parse_str("(;RU[Japanese]SZ[3]AB[ba][ab];W[aa])");
+        let r = replay(&parsed.collection.games[0], &RuleOverrides::default());
+        assert_eq!(r.diagnostics[0].code, Code::Suicide);
+        assert_eq!(focus_rows(&r.diagnostics[0]), [".X.", "X..", "..."]);
+        // A suicide of two stones: both shown as they were, the point empty.
+        let parsed = crate::sgf::parse_str("(;RU[Japanese]SZ[3]AB[ca][bb][ab]AW[ba];W[aa])");
+        let r = replay(&parsed.collection.games[0], &RuleOverrides::default());
+        assert!(r.diagnostics[0].message.contains("2 stones"), "{:?}", r.diagnostics);
+        assert_eq!(focus_rows(&r.diagnostics[0]), [".OX", "XX.", "..."]);
     }
 }

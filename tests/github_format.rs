@@ -76,7 +76,10 @@ fn unescape(s: &str, allowed: &[&str], line: &str) -> String {
 /// the annotations and the closing summary notice.
 fn check(dir: &Path, args: &[&str]) -> (Vec<WorkflowCommand>, Option<WorkflowCommand>) {
     let github = kifu().current_dir(dir).args(["check", "--format", "github"]).args(args).output().unwrap();
-    let jsonl = kifu().current_dir(dir).args(["check", "--format", "jsonl"]).args(args).output().unwrap();
+    // Under --quiet, the annotations are the errors of the full output.
+    let quiet = args.contains(&"--quiet");
+    let unquiet: Vec<&str> = args.iter().copied().filter(|a| *a != "--quiet").collect();
+    let jsonl = kifu().current_dir(dir).args(["check", "--format", "jsonl"]).args(&unquiet).output().unwrap();
     assert_eq!(github.status.code(), jsonl.status.code());
     let text = String::from_utf8(github.stdout).expect("UTF-8");
     assert!(text.is_empty() || text.ends_with('\n'));
@@ -88,6 +91,9 @@ fn check(dir: &Path, args: &[&str]) -> (Vec<WorkflowCommand>, Option<WorkflowCom
     };
     let mut rows: Vec<Value> = String::from_utf8(jsonl.stdout).unwrap().lines().map(|l| serde_json::from_str(l).unwrap()).collect();
     rows.pop().expect("summary line");
+    if quiet {
+        rows.retain(|d| d["severity"] == "error");
+    }
     assert_eq!(commands.len(), rows.len(), "one annotation per diagnostic");
     for (c, d) in commands.iter().zip(&rows) {
         let level = match d["severity"].as_str().unwrap() {
@@ -122,11 +128,12 @@ fn fixtures_give_well_formed_annotations() {
 }
 
 #[test]
-fn quiet_drops_the_summary_notice() {
+fn quiet_gives_only_errors_and_no_summary_notice() {
     let dir = Path::new(env!("CARGO_MANIFEST_DIR"));
     let (commands, summary) = check(dir, &["--quiet", "fixtures/moves"]);
     assert!(summary.is_none());
     assert!(!commands.is_empty());
+    assert!(commands.iter().all(|c| c.command == "error"), "{commands:?}");
 }
 
 /// A file name with every character that needs escaping, and file content

@@ -56,30 +56,6 @@ fn check_both(dir: &Path, args: &[&str]) -> (Value, Vec<Value>, i32) {
     (log, rows, code)
 }
 
-/// For each `### ` heading of docs/diagnostics.md: its GitHub anchor and the
-/// codes listed in its table (computed here independently of src/report.rs).
-fn doc_sections() -> Vec<(String, BTreeSet<String>)> {
-    let mut sections: Vec<(String, BTreeSet<String>)> = Vec::new();
-    for line in DIAGNOSTICS_DOC.lines() {
-        if let Some(title) = line.strip_prefix("### ") {
-            let anchor: String = title
-                .to_lowercase()
-                .chars()
-                .filter(|c| c.is_alphanumeric() || *c == ' ' || *c == '-' || *c == '_')
-                .map(|c| if c == ' ' { '-' } else { c })
-                .collect();
-            sections.push((anchor, BTreeSet::new()));
-        } else if line.starts_with("#") {
-            sections.push((String::new(), BTreeSet::new()));
-        } else if let (Some(rest), Some(section)) = (line.strip_prefix("| `"), sections.last_mut()) {
-            if let Some(end) = rest.find('`') {
-                section.1.insert(rest[..end].to_string());
-            }
-        }
-    }
-    sections
-}
-
 /// Everything a code-scanning upload relies on, beyond the schema; and the
 /// log says the same as the JSON Lines output, diagnostic for diagnostic.
 fn assert_code_scanning_ready(log: &Value, jsonl: &[Value], cwd: &Path) {
@@ -97,9 +73,9 @@ fn assert_code_scanning_ready(log: &Value, jsonl: &[Value], cwd: &Path) {
     let codes: Vec<&str> = kifu::diag::CODES.iter().map(|c| c.name).collect();
     let ids: Vec<&str> = rules.iter().map(|r| r["id"].as_str().unwrap()).collect();
     assert_eq!(ids, codes, "one rule per code, in code order");
-    let sections = doc_sections();
     for (rule, info) in rules.iter().zip(kifu::diag::CODES) {
         assert_eq!(rule["shortDescription"]["text"], info.summary);
+        assert_eq!(rule["fullDescription"]["text"], info.explanation.replace('`', ""));
         let level = match info.severity {
             kifu::diag::Severity::Error => "error",
             kifu::diag::Severity::Warning => "warning",
@@ -108,18 +84,14 @@ fn assert_code_scanning_ready(log: &Value, jsonl: &[Value], cwd: &Path) {
         assert_eq!(rule["defaultConfiguration"]["level"], level, "{}", info.name);
         let markdown = rule["help"]["markdown"].as_str().expect("help.markdown");
         assert!(!rule["help"]["text"].as_str().expect("help.text").is_empty());
-        // The help names the section of docs/diagnostics.md that lists the code.
+        // The help links to the code's own heading in docs/diagnostics.md.
         let anchor = markdown
             .split("docs/diagnostics.md#")
             .nth(1)
             .and_then(|rest| rest.split(['`', ')', ' ']).next())
             .unwrap_or_else(|| panic!("{}: no link to docs/diagnostics.md in {markdown:?}", info.name));
-        let section = sections.iter().find(|(a, _)| a == anchor);
-        assert!(
-            section.is_some_and(|(_, listed)| listed.contains(info.name)),
-            "{}: anchor #{anchor} is not a section of docs/diagnostics.md listing the code",
-            info.name
-        );
+        assert_eq!(anchor, info.name);
+        assert!(DIAGNOSTICS_DOC.contains(&format!("\n### `{anchor}`\n")), "{}: no heading for #{anchor} in docs/diagnostics.md", info.name);
         match rule.get("helpUri") {
             Some(uri) => assert!(uri.as_str().unwrap().ends_with(&format!("docs/diagnostics.md#{anchor}"))),
             // No repository address in Cargo.toml: no absolute link to give.
@@ -318,4 +290,23 @@ fn corpus_sample_gives_a_valid_log() {
     assert!(found.contains("warning") && found.contains("note"), "{found:?}");
     let files_seen: BTreeSet<&str> = results.iter().map(|r| r["locations"][0]["physicalLocation"]["artifactLocation"]["uri"].as_str().unwrap()).collect();
     assert!(files_seen.len() > SAMPLE / 4, "results from {} files only", files_seen.len());
+}
+
+/// `--summary-only`: no result, but the log is whole (tool, rules,
+/// invocation) and says what was found: the summary line in a note of the
+/// invocation, the counts in the run's properties.
+#[test]
+fn summary_only_is_a_valid_log_that_says_what_was_found() {
+    let out = kifu().current_dir(manifest_dir()).args(["check", "--format", "sarif", "--summary-only", "fixtures"]).output().unwrap();
+    assert_eq!(out.status.code(), Some(1), "the fixtures hold errors");
+    let log: Value = serde_json::from_slice(&out.stdout).expect("one JSON document");
+    assert_schema_valid(&log);
+    let run = &log["runs"][0];
+    assert_eq!(run["results"], serde_json::json!([]));
+    assert_eq!(run["tool"]["driver"]["rules"].as_array().unwrap().len(), kifu::diag::CODES.len());
+    let summary = &run["properties"]["summary"];
+    assert!(summary["errors"].as_u64().unwrap() > 0 && summary["by_code"]["ko"].as_u64().unwrap() > 0, "{summary}");
+    let notes = run["invocations"][0]["toolExecutionNotifications"].as_array().expect("a notification");
+    let line = notes.iter().find(|n| n["level"] == "note").expect("the summary note")["message"]["text"].as_str().unwrap();
+    assert!(line.contains(" files, ") && line.contains(&format!("{} errors", summary["errors"])), "{line}");
 }

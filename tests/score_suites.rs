@@ -16,9 +16,10 @@ use std::collections::HashMap;
 use std::path::Path;
 
 use assert_cmd::Command;
+use kifu::board::Color;
 use kifu::replay::RuleOverrides;
 use kifu::rules::{KoRule, Rules};
-use kifu::score::{DeadStones, GameScore, ScoreOptions, SekiEyes, Side, score_game};
+use kifu::score::{DeadStones, GameScore, MapPoint, ScoreOptions, SekiEyes, Side, score_game};
 use kifu::sgf::props::Point;
 use kifu::sgf::{self, GameTree};
 use serde_json::Value;
@@ -65,7 +66,7 @@ fn side(territory: u32, stones: u32, prisoners: u32, dead: u32, total: f64) -> S
 /// Asserts the whole count of a game.
 #[track_caller]
 fn assert_count(s: &GameScore, black: Side, white: Side, result: &str, agrees: Option<bool>) {
-    let shown = || format!("{} (recorded {:?}, dead stones from {})\n{}", s.result, s.recorded, s.dead_stones_from, s.map);
+    let shown = || format!("{} (recorded {:?}, dead stones from {})\n{}", s.result, s.recorded, s.dead_stones_from, drawn(s));
     assert_eq!(s.black, black, "black: {}", shown());
     assert_eq!(s.white, white, "white: {}", shown());
     assert_eq!(s.result, result, "result: {}", shown());
@@ -90,20 +91,33 @@ fn gtp_point(v: &str, size: usize) -> Option<Point> {
 
 /// What each point of the final board counts as, from `GameScore::map`:
 /// `X`/`O` stones, `x`/`o` dead stones, `b`/`w` territory, `s` seki dame,
-/// `.` dame or nothing. Keys are (x, y) from the top left.
+/// `-` no one's, `.` dame. Keys are (x, y) from the top left.
 fn owners(s: &GameScore) -> HashMap<(u8, u8), char> {
-    let mut lines = s.map.lines();
-    let columns = lines.next().map_or(0, |l| l.split_whitespace().count());
-    let rows: Vec<&str> = lines.collect();
+    let map = &s.map;
     let mut out = HashMap::new();
-    for (y, line) in rows.iter().enumerate() {
-        let cells: Vec<&str> = line.split_whitespace().skip(1).collect();
-        assert_eq!(cells.len(), columns, "map row {line:?}");
-        for (x, c) in cells.iter().enumerate() {
-            out.insert((x as u8, y as u8), c.chars().next().unwrap_or('?'));
+    for y in 0..map.height() {
+        for x in 0..map.width() {
+            let c = match map.get(x, y) {
+                MapPoint::Stone(Color::Black) => 'X',
+                MapPoint::Stone(Color::White) => 'O',
+                MapPoint::Dead(Color::Black) => 'x',
+                MapPoint::Dead(Color::White) => 'o',
+                MapPoint::Territory(Color::Black) => 'b',
+                MapPoint::Territory(Color::White) => 'w',
+                MapPoint::SekiDame => 's',
+                MapPoint::NoOnes => '-',
+                MapPoint::Dame => '.',
+            };
+            out.insert((x, y), c);
         }
     }
     out
+}
+
+/// The map drawn one row a line, for failure messages.
+fn drawn(s: &GameScore) -> String {
+    let owners = owners(s);
+    (0..s.map.height()).map(|y| (0..s.map.width()).map(|x| owners[&(x, y)]).collect::<String>() + "\n").collect()
 }
 
 fn read(path: &Path) -> Vec<u8> {
@@ -287,7 +301,7 @@ fn dame_left_unfilled() {
     assert_count(&s, side(36, 9, 0, 0, 36.0), side(24, 9, 0, 0, 30.5), "B+5.5", Some(true));
     let map = owners(&s);
     for p in [(4, 2), (5, 5), (6, 8)] {
-        assert_eq!(map[&p], '.', "{p:?} is dame\n{}", s.map);
+        assert_eq!(map[&p], '.', "{p:?} is dame\n{}", drawn(&s));
     }
     let chinese = score(&bytes, &ScoreOptions { rules: rules("chinese"), ..none });
     assert_count(&chinese, side(36, 9, 0, 0, 45.0), side(24, 9, 0, 0, 39.5), "B+5.5", Some(true));
@@ -303,7 +317,7 @@ fn necessary_connection_after_dame() {
     let none = ScoreOptions { dead_stones: DeadStones::None, ..defaults() };
     let s = score(&bytes, &none);
     assert_count(&s, side(27, 9, 0, 0, 27.0), side(33, 10, 0, 0, 39.5), "W+12.5", Some(true));
-    assert_eq!(owners(&s)[&(3, 8)], '-', "D1 is no territory\n{}", s.map);
+    assert_eq!(owners(&s)[&(3, 8)], '-', "D1 is no territory\n{}", drawn(&s));
     let chinese = score(&bytes, &ScoreOptions { rules: rules("chinese"), ..none });
     assert_count(&chinese, side(28, 9, 0, 0, 37.0), side(33, 10, 0, 0, 49.5), "W+12.5", Some(true));
 }
@@ -316,7 +330,7 @@ fn connection_after_two_dame() {
     let none = ScoreOptions { dead_stones: DeadStones::None, ..defaults() };
     let s = score(&bytes, &none);
     assert_count(&s, side(18, 12, 0, 0, 18.0), side(34, 14, 0, 0, 40.5), "W+22.5", Some(true));
-    assert_eq!(owners(&s)[&(0, 4)], '-', "A5 is no territory\n{}", s.map);
+    assert_eq!(owners(&s)[&(0, 4)], '-', "A5 is no territory\n{}", drawn(&s));
     assert_eq!(score(&bytes, &defaults()).result, "W+22.5", "the estimator finds no dead stone");
     let chinese = score(&bytes, &ScoreOptions { rules: rules("chinese"), ..none });
     assert_count(&chinese, side(18, 12, 0, 0, 30.0), side(35, 14, 0, 0, 55.5), "W+25.5", Some(false));
@@ -331,7 +345,7 @@ fn eye_is_not_a_connection() {
     let none = ScoreOptions { dead_stones: DeadStones::None, ..defaults() };
     let s = score(&bytes, &none);
     assert_count(&s, side(19, 16, 0, 0, 19.0), side(13, 29, 0, 0, 19.5), "W+0.5", Some(true));
-    assert_eq!(owners(&s)[&(4, 8)], 'b', "E1 is Black's territory\n{}", s.map);
+    assert_eq!(owners(&s)[&(4, 8)], 'b', "E1 is Black's territory\n{}", drawn(&s));
 }
 
 /// Equal scores: a draw by default, White's win under the seed 003 rules.
@@ -829,7 +843,7 @@ fn seki_has_no_territory() {
                 if bad.is_empty() { "no territory in the seki anyway".to_string() } else { bad.join(", ") }
             );
         } else if !bad.is_empty() {
-            failures.push(format!("{name}: {}\n{}", bad.join(", "), s.map));
+            failures.push(format!("{name}: {}\n{}", bad.join(", "), drawn(&s)));
         } else {
             counted += 1;
         }

@@ -3,9 +3,20 @@
 //!
 //! Exit codes (a contract): 0 clean, 1 problems found, 2 usage or I/O error.
 
+/// Says something on standard error as `kifu: ...`, escaped: the file
+/// names and record text it quotes never reach the terminal raw.
+macro_rules! say {
+    ($($arg:tt)*) => {
+        eprintln!("kifu: {}", $crate::report::escape::Escaped(&format!($($arg)*)))
+    };
+}
+
+mod color;
 mod config;
+mod explain;
 mod fix;
 mod progress;
+mod shell;
 
 use std::io::{self, Write};
 use std::ops::ControlFlow;
@@ -21,11 +32,12 @@ use crate::dedup::DuplicateIndex;
 use crate::diag::{Code, Diagnostic, Policy, Severity};
 use crate::json::{self, JsonOptions};
 use crate::replay::RuleOverrides;
-use crate::report::{Format, Reporter};
+use crate::report::{self, Format, Reporter, Shown};
 use crate::rules::{KoRule, Rules, Suicide};
-use crate::score::{self as scoring, DeadStones, GameScore, ScoreOptions, SekiEyes};
+use crate::score::{self as scoring, DeadStones, ScoreOptions, SekiEyes};
 use crate::sgf::props;
 use crate::sgf::{self, ParseOptions, SourceMap, charset};
+use color::ColorChoice;
 use config::Config;
 use fix::FixTarget;
 use progress::Progress;
@@ -39,14 +51,18 @@ Examples:
   kifu convert *.sgf --to json -o all.jsonl
   kifu convert game.json --to sgf        and back
   cat game.sgf | kifu info -             '-' reads standard input
+  kifu explain ko                        what a diagnostic code means, with an example
 
 Exit status: 0 clean, 1 problems found, 2 usage or I/O error.";
 
 #[derive(Parser)]
-#[command(name = "kifu", version, about = "Parse, check, convert and rescore Go game records (SGF).", after_help = EXAMPLES)]
+#[command(name = "kifu", version = env!("KIFU_VERSION"), about = "Parse, check, convert and rescore Go game records (SGF).", after_help = EXAMPLES)]
 struct Cli {
     #[command(subcommand)]
     command: Command,
+    /// Colour in text output: auto (on a terminal, unless NO_COLOR is set or in CI), always, never.
+    #[arg(long, value_enum, global = true, default_value = "auto", value_name = "WHEN")]
+    color: ColorChoice,
 }
 
 #[derive(Subcommand)]
@@ -59,6 +75,12 @@ enum Command {
     Convert(ConvertArgs),
     /// Print each game's summary: players, ranks, komi, result, moves.
     Info(InfoArgs),
+    /// Explain a diagnostic code, with an example (--list: every code).
+    Explain(explain::ExplainArgs),
+    /// Print a shell completion script.
+    Completions(shell::CompletionsArgs),
+    /// Print the man page (roff).
+    Man(shell::ManArgs),
 }
 
 #[derive(Args)]
@@ -111,7 +133,7 @@ impl RuleArgs {
             Some(name) => match Rules::preset(name) {
                 Some(r) => Some(r),
                 None => {
-                    eprintln!("kifu: unknown ruleset '{name}' for --rules (japanese, korean, chinese, aga, new-zealand, tromp-taylor, ing)");
+                    say!("unknown ruleset '{name}' for --rules (japanese, korean, chinese, aga, new-zealand, tromp-taylor, ing)");
                     return Err(Status::Usage);
                 }
             },
@@ -168,7 +190,7 @@ impl ScoreFlags {
                 match points {
                     Ok(points) => DeadStones::Points(points),
                     Err(e) => {
-                        eprintln!("kifu: --dead-stones {list}: {e} (auto, markup, estimate, none, or points like dd,pq)");
+                        say!("--dead-stones {list}: {e} (auto, markup, estimate, none, or points like dd,pq)");
                         return Err(Status::Usage);
                     }
                 }
@@ -199,6 +221,7 @@ struct ScoreArgs {
     rules: RuleArgs,
     #[command(flatten)]
     score: ScoreFlags,
+    /// text, or json (one object a game, one a line; jsonl is the same).
     #[arg(long, value_enum, default_value = "text")]
     format: InfoFormat,
 }
@@ -222,7 +245,7 @@ struct CheckArgs {
     /// Make a code an error, or every warning with `--deny warnings` (repeatable).
     #[arg(long, value_name = "CODE")]
     deny: Vec<String>,
-    /// Do not report a code (repeatable).
+    /// Do not report a code, or what is below warnings (`--allow info`) or errors (`--allow warnings`) (repeatable).
     #[arg(long, value_name = "CODE")]
     allow: Vec<String>,
     /// Stop checking a file after this many seconds (checked between games).
@@ -263,7 +286,11 @@ impl CheckArgs {
             }
         }
         for name in config.check.allow.iter().chain(&self.allow) {
-            policy.allow.push(code_arg(name)?);
+            match name.as_str() {
+                "info" => policy.min_severity = policy.min_severity.max(Severity::Warning),
+                "warnings" => policy.min_severity = Severity::Error,
+                _ => policy.allow.push(code_arg(name)?),
+            }
         }
         Ok(policy)
     }
@@ -271,7 +298,7 @@ impl CheckArgs {
 
 fn code_arg(name: &str) -> Result<Code, Status> {
     Code::from_name(name).ok_or_else(|| {
-        eprintln!("kifu: unknown diagnostic code '{name}' (see docs/diagnostics.md)");
+        say!("unknown diagnostic code '{name}' (`kifu explain --list` lists them)");
         Status::Usage
     })
 }
@@ -300,6 +327,8 @@ struct ConvertArgs {
 #[derive(Clone, Copy, PartialEq, Eq, ValueEnum)]
 enum InfoFormat {
     Text,
+    /// One JSON object a game, one a line.
+    #[value(alias = "jsonl")]
     Json,
 }
 
@@ -321,17 +350,21 @@ pub fn run() -> ExitCode {
             return ExitCode::from(if usage_error { 2 } else { 0 });
         }
     };
+    let style = cli.color.style();
     let status = match cli.command {
-        Command::Check(args) => check(args),
-        Command::Score(args) => score(args),
+        Command::Check(args) => check(args, style),
+        Command::Score(args) => score(args, style),
         Command::Convert(args) => convert(args),
         Command::Info(args) => info(args),
+        Command::Explain(args) => explain::run(args),
+        Command::Completions(args) => shell::completions(args),
+        Command::Man(args) => shell::man(args),
     };
     match status {
         Ok(status) => ExitCode::from(status as u8),
         Err(e) if e.kind() == io::ErrorKind::BrokenPipe => ExitCode::SUCCESS,
         Err(e) => {
-            eprintln!("kifu: {e}");
+            say!("{e}");
             ExitCode::from(2)
         }
     }
@@ -359,7 +392,7 @@ impl InputArgs {
             Some(name) => match charset::encoding_for_label(name) {
                 Some(e) => Some(e),
                 None => {
-                    eprintln!("kifu: unknown charset '{name}' for --encoding");
+                    say!("unknown charset '{name}' for --encoding");
                     return Err(Status::Usage);
                 }
             },
@@ -383,7 +416,7 @@ impl Inputs {
             let outcome = match content.read(self.walk.max_bytes) {
                 Ok(bytes) => f(&item, bytes),
                 Err((code, message)) => {
-                    eprintln!("kifu: {}: {message}", item.name);
+                    say!("{}: {message}", item.name);
                     Ok(if code == Code::Io { Status::Usage } else { Status::Problems })
                 }
             };
@@ -423,7 +456,7 @@ impl CheckArgs {
     fn resolve(&self) -> Result<CheckRun, Status> {
         let config = if self.no_config { Ok(Config::default()) } else { Config::load(self.config.as_deref()) };
         let config = config.map_err(|e| {
-            eprintln!("kifu: {e}");
+            say!("{e}");
             Status::Usage
         })?;
         let mut inputs = self.input.resolve()?;
@@ -433,7 +466,7 @@ impl CheckArgs {
             inputs.walk.max_bytes = max;
         }
         let matcher = config.ignore_matcher().map_err(|e| {
-            eprintln!("kifu: {}: {e}", config::FILE_NAME);
+            say!("{}: {e}", config::FILE_NAME);
             Status::Usage
         })?;
         inputs.walk.ignore = matcher.map(|m| -> batch::PathFilter { Box::new(move |path, is_dir| m.matched(path, is_dir).is_ignore()) });
@@ -443,7 +476,7 @@ impl CheckArgs {
         let rules = rule_args.resolve()?;
         let policy = self.policy(&config)?;
         let score = if self.score { Some(self.score_flags.resolve(rules)?) } else { None };
-        let fingerprints = !policy.allow.contains(&Code::DuplicateGame);
+        let fingerprints = policy.reports(Code::DuplicateGame);
         let timeout = self.timeout()?;
         let options = CheckOptions { parse: inputs.parse, rules, score, fingerprints, timeout };
         let jobs = self.jobs.unwrap_or_else(|| std::thread::available_parallelism().map_or(1, |n| n.get()));
@@ -463,7 +496,7 @@ impl CheckArgs {
     fn timeout(&self) -> Result<Option<Duration>, Status> {
         match self.timeout_per_file {
             Some(t) if !(t > 0.0 && t.is_finite()) => {
-                eprintln!("kifu: --timeout-per-file must be a positive number of seconds");
+                say!("--timeout-per-file must be a positive number of seconds");
                 Err(Status::Usage)
             }
             t => Ok(t.map(Duration::from_secs_f64)),
@@ -489,15 +522,14 @@ enum Outcome {
     },
 }
 
-fn check(args: CheckArgs) -> io::Result<Status> {
+fn check(args: CheckArgs, style: report::Style) -> io::Result<Status> {
     let run = match args.resolve() {
         Ok(run) => run,
         Err(status) => return Ok(status),
     };
     let started = Instant::now();
-    let mut reporter = Reporter::new(run.format, io::BufWriter::new(io::stdout().lock()));
-    reporter.quiet = args.quiet;
-    reporter.summary_only = args.summary_only;
+    let shown = Shown { quiet: args.quiet, summary_only: args.summary_only, style };
+    let mut reporter = Reporter::new(run.format, shown, io::BufWriter::new(io::stdout().lock()));
     let mut progress = Progress::start(args.quiet);
     let mut duplicates = DuplicateIndex::default();
     let mut io_error = false;
@@ -518,7 +550,7 @@ fn check(args: CheckArgs) -> io::Result<Status> {
                 Outcome::Failed { name, code, message } => {
                     // Also on stderr: the report may be going to a file.
                     if code == Code::Io || code == Code::InternalError {
-                        eprintln!("kifu: {name}: {message}");
+                        say!("{name}: {message}");
                     }
                     io_error |= code == Code::Io;
                     (name, failed_check(code, message))
@@ -592,10 +624,10 @@ fn report_fix(name: &str, fixed: FixResult, quiet: bool) {
     match fixed {
         Ok((target, changes)) if !quiet => {
             let changes = if changes.is_empty() { "unchanged".to_string() } else { changes.join("; ") };
-            eprintln!("kifu: fixed {name} -> {}: {changes}", target.display());
+            say!("fixed {name} -> {}: {changes}", target.display());
         }
         Ok(_) => {}
-        Err(e) => eprintln!("kifu: {name}: --fix: {e}"),
+        Err(e) => say!("{name}: --fix: {e}"),
     }
 }
 
@@ -631,7 +663,7 @@ fn parse_input(name: &str, bytes: &[u8], options: &ParseOptions) -> Option<sgf::
         let why = parsed.diagnostics.first().map_or("no game found".to_string(), |d| d.message.clone());
         // The other formats' messages name the format already.
         let what = if crate::formats::detect(bytes, name) == crate::formats::Format::Sgf { "not an SGF file: " } else { "" };
-        eprintln!("kifu: {name}: {what}{why}");
+        say!("{name}: {what}{why}");
         return None;
     }
     Some(parsed)
@@ -648,18 +680,10 @@ fn info(args: InfoArgs) -> io::Result<Status> {
             let summary = sgf::props::summary(game);
             match args.format {
                 InfoFormat::Json => {
-                    let doc = serde_json::json!({ "file": name, "game": index, "summary": summary });
-                    serde_json::to_writer(&mut out, &doc)?;
+                    serde_json::to_writer(&mut out, &report::info::json(name, index, &summary))?;
                     writeln!(out)?;
                 }
-                InfoFormat::Text => {
-                    writeln!(out, "{name} (game {}):", index + 1)?;
-                    let mut text = String::new();
-                    summary.write_text(&mut text);
-                    for line in text.lines() {
-                        writeln!(out, "  {line}")?;
-                    }
-                }
+                InfoFormat::Text => report::info::write_text(&mut out, name, index, &summary)?,
             }
         }
         Ok(Status::Clean)
@@ -677,7 +701,7 @@ fn each_parsed(inputs: &Inputs, mut f: impl FnMut(&str, &sgf::Parsed) -> io::Res
     })
 }
 
-fn score(args: ScoreArgs) -> io::Result<Status> {
+fn score(args: ScoreArgs, style: report::Style) -> io::Result<Status> {
     let (inputs, rules) = match (args.input.resolve(), args.rules.resolve()) {
         (Ok(i), Ok(r)) => (i, r),
         _ => return Ok(Status::Usage),
@@ -691,7 +715,7 @@ fn score(args: ScoreArgs) -> io::Result<Status> {
         let mut status = Status::Clean;
         for (index, game) in parsed.collection.games.iter().enumerate() {
             let Some(mut scored) = scoring::score_game(game, &options) else {
-                eprintln!("kifu: {name} (game {}): no board to score (bad SZ[])", index + 1);
+                say!("{name} (game {}): no board to score (bad SZ[])", index + 1);
                 status = status.max(Status::Problems);
                 continue;
             };
@@ -699,70 +723,19 @@ fn score(args: ScoreArgs) -> io::Result<Status> {
             if scored.agrees == Some(false) {
                 status = status.max(Status::Problems);
             }
+            let scored = report::score::Scored { file: name, game: index, variation: &options.variation, score: &scored };
             match args.format {
                 InfoFormat::Json => {
-                    let mut doc = serde_json::Map::new();
-                    doc.insert("file".into(), name.into());
-                    doc.insert("game".into(), index.into());
-                    if let serde_json::Value::Object(fields) = serde_json::to_value(&scored)? {
-                        doc.extend(fields);
-                    }
-                    serde_json::to_writer(&mut out, &doc)?;
+                    serde_json::to_writer(&mut out, &report::score::json(&scored))?;
                     writeln!(out)?;
                 }
-                InfoFormat::Text => write_score_text(&mut out, name, index, &scored)?,
+                InfoFormat::Text => report::score::write_text(&mut out, &scored, style)?,
             }
         }
         Ok(status)
     })?;
     out.flush()?;
     Ok(status)
-}
-
-/// The breakdown, the result against RE[], the map and the notes.
-fn write_score_text(out: &mut impl Write, name: &str, index: usize, s: &GameScore) -> io::Result<()> {
-    let counting = match s.scoring {
-        crate::rules::Scoring::Territory => "territory counting",
-        crate::rules::Scoring::Area => "area counting",
-    };
-    writeln!(out, "{name} (game {}): {} rules, {counting}, dead stones from {}", index + 1, s.rules, s.dead_stones_from)?;
-    writeln!(out, "                  Black     White")?;
-    let row = |out: &mut dyn Write, label: &str, b: String, w: String| writeln!(out, "  {label:<14}{b:>7}{w:>10}");
-    let area = s.scoring == crate::rules::Scoring::Area;
-    row(out, "territory", s.black.territory.to_string(), s.white.territory.to_string())?;
-    if area {
-        row(out, "stones", s.black.stones.to_string(), s.white.stones.to_string())?;
-    } else {
-        row(out, "prisoners", s.black.prisoners.to_string(), s.white.prisoners.to_string())?;
-        row(out, "dead stones", s.black.dead.to_string(), s.white.dead.to_string())?;
-    }
-    row(out, "komi", String::new(), fmt_points(s.komi))?;
-    if area && s.handicap_bonus != 0.0 {
-        row(out, "handicap bonus", String::new(), fmt_points(s.handicap_bonus))?;
-    }
-    row(out, "total", fmt_points(s.black.total), fmt_points(s.white.total))?;
-    let verdict = match (s.agrees, &s.recorded) {
-        (Some(true), Some(re)) => format!("recorded RE[{re}]: agrees"),
-        (Some(false), Some(re)) => format!("recorded RE[{re}]: DISAGREES ({})", scoring::likely_cause(s)),
-        (None, Some(re)) => format!("recorded RE[{re}]: no margin to compare"),
-        _ => "no RE[] recorded".to_string(),
-    };
-    writeln!(out, "  result: {}   {verdict}", s.result)?;
-    if !s.unsure.is_empty() {
-        writeln!(out, "  unsure of the groups at: {}", s.unsure.join(", "))?;
-    }
-    for line in s.map.lines() {
-        writeln!(out, "  {line}")?;
-    }
-    writeln!(out, "  X O stones, x o dead stones, b w territory, s seki dame, - no one's (seki eye, forced connection), . dame")?;
-    for d in &s.diagnostics {
-        writeln!(out, "  {}[{}]: {}", d.severity, d.code, d.message)?;
-    }
-    Ok(())
-}
-
-fn fmt_points(x: f64) -> String {
-    if x.fract() == 0.0 { format!("{x:.0}") } else { format!("{x}") }
 }
 
 fn convert(args: ConvertArgs) -> io::Result<Status> {
@@ -787,7 +760,7 @@ fn convert(args: ConvertArgs) -> io::Result<Status> {
     })?;
     match &args.output {
         Some(path) if clash => {
-            eprintln!("kifu: refusing to write {}: it is one of the inputs", path.display());
+            say!("refusing to write {}: it is one of the inputs", path.display());
             return Ok(Status::Usage);
         }
         Some(path) => fix::write_atomically(path, text.as_bytes()).map_err(|e| io::Error::new(e.kind(), format!("{}: {e}", path.display())))?,
@@ -814,14 +787,14 @@ fn to_sgf(name: &str, bytes: &[u8], options: &ParseOptions) -> Option<String> {
         let text = match std::str::from_utf8(bytes) {
             Ok(t) => t,
             Err(e) => {
-                eprintln!("kifu: {name}: JSON input is not UTF-8: {e}");
+                say!("{name}: JSON input is not UTF-8: {e}");
                 return None;
             }
         };
         match json::from_json_lines(text) {
             Ok(docs) => sgf::Collection { games: docs.into_iter().flat_map(|d| d.collection.games).collect() },
             Err(e) => {
-                eprintln!("kifu: {name}: {e}");
+                say!("{name}: {e}");
                 return None;
             }
         }
@@ -837,6 +810,6 @@ fn to_sgf(name: &str, bytes: &[u8], options: &ParseOptions) -> Option<String> {
 /// converted); errors are still said on stderr, one line each.
 fn report_errors(name: &str, diagnostics: &[Diagnostic]) {
     for d in diagnostics.iter().filter(|d| d.severity == Severity::Error) {
-        eprintln!("kifu: {name}:{}:{}: {}[{}]: {}", d.line, d.column, d.severity, d.code, d.message);
+        say!("{name}:{}:{}: {}[{}]: {}", d.line, d.column, d.severity, d.code, d.message);
     }
 }

@@ -1,11 +1,13 @@
-//! The progress bar of `kifu check`: files/s, games, errors so far and ETA,
-//! on standard error. Shown only on a terminal: never in CI (`CI` set),
-//! pipes, or with `--quiet`.
+//! The progress bar of `kifu check`: files done (of how many, once the
+//! counting walk is over), files/s, games, errors so far and ETA, on
+//! standard error. Shown only on a terminal: never in CI (`CI` set),
+//! pipes, or with `--quiet`. Nothing is said before it is known: no rate
+//! before it can be estimated, no ETA before the count.
 
 use std::io::IsTerminal;
 use std::time::Duration;
 
-use indicatif::{ProgressBar, ProgressDrawTarget, ProgressState, ProgressStyle};
+use indicatif::{HumanDuration, ProgressBar, ProgressDrawTarget, ProgressState, ProgressStyle};
 
 use crate::check::FileCheck;
 use crate::diag::Severity;
@@ -25,15 +27,11 @@ impl Progress {
         }
         // The length is unknown until the counting walk ends (set_length).
         let bar = ProgressBar::with_draw_target(None, ProgressDrawTarget::stderr_with_hz(10));
-        let style = ProgressStyle::with_template("{spinner} {elapsed_precise} [{wide_bar}] {pos}/{len} files, {rate} files/s, {msg}, ETA {eta}")
-            .unwrap_or_else(|_| ProgressStyle::default_bar())
-            .with_key("rate", |state: &ProgressState, w: &mut dyn std::fmt::Write| {
-                let _ = write!(w, "{:.0}", state.per_sec());
-            })
-            .progress_chars("=> ");
-        bar.set_style(style);
-        bar.enable_steady_tick(Duration::from_millis(200));
-        Some(Progress { bar, games: 0, errors: 0 })
+        bar.set_style(style());
+        let progress = Progress { bar, games: 0, errors: 0 };
+        progress.bar.set_message(progress.counts());
+        progress.bar.enable_steady_tick(Duration::from_millis(200));
+        Some(progress)
     }
 
     /// The bar, for the thread that counts the inputs.
@@ -41,11 +39,15 @@ impl Progress {
         &self.bar
     }
 
+    fn counts(&self) -> String {
+        format!("{} games, {} errors", self.games, self.errors)
+    }
+
     /// One more file done.
     pub fn record(&mut self, check: &FileCheck) {
         self.games += check.games;
         self.errors += check.diagnostics.iter().filter(|d| d.severity == Severity::Error).count();
-        self.bar.set_message(format!("{} games, {} errors", self.games, self.errors));
+        self.bar.set_message(self.counts());
         self.bar.inc(1);
     }
 
@@ -57,4 +59,28 @@ impl Progress {
     pub fn finish(self) {
         self.bar.finish_and_clear();
     }
+}
+
+/// `⠁ 00:00:03 [=====>    ] 1200/4000 files, 400 files/s, 9000 games, 2 errors, ETA 7s`.
+fn style() -> ProgressStyle {
+    ProgressStyle::with_template("{spinner} {elapsed_precise} [{wide_bar}] {files}{rate}, {msg}{eta_known}")
+        .unwrap_or_else(|_| ProgressStyle::default_bar())
+        .with_key("files", |state: &ProgressState, w: &mut dyn std::fmt::Write| {
+            let _ = match state.len() {
+                Some(len) => write!(w, "{}/{len} files", state.pos()),
+                None => write!(w, "{} files", state.pos()),
+            };
+        })
+        .with_key("rate", |state: &ProgressState, w: &mut dyn std::fmt::Write| {
+            // The rate is an estimate that needs a few files to settle.
+            if state.per_sec() >= 1.0 {
+                let _ = write!(w, ", {:.0} files/s", state.per_sec());
+            }
+        })
+        .with_key("eta_known", |state: &ProgressState, w: &mut dyn std::fmt::Write| {
+            if state.len().is_some() && state.pos() > 0 {
+                let _ = write!(w, ", ETA {:#}", HumanDuration(state.eta()));
+            }
+        })
+        .progress_chars("=> ")
 }

@@ -8,6 +8,7 @@
 //! output formats.
 
 pub mod estimate;
+mod map;
 pub mod result;
 
 use std::collections::HashSet;
@@ -20,6 +21,7 @@ use crate::replay::{self, Position, RuleOverrides};
 use crate::rules::{HandicapBonus, Scoring};
 use crate::sgf::props::{self, Point};
 use crate::sgf::{GameTree, Node, Property};
+pub use map::{MapPoint, ScoreMap};
 use result::{GameResult, Komi, NoticeKind, komi_from_text, read_result};
 
 /// Where the dead stones come from (`--dead-stones`).
@@ -111,11 +113,9 @@ pub struct GameScore {
     pub agrees: Option<bool>,
     /// Whether the line ends with two passes.
     pub finished: bool,
-    /// The final board: `X`/`O` stones, `x`/`o` dead stones, `b`/`w`
-    /// territory, `s` seki dame, `-` no one's (an eye of stones in seki
-    /// under Art. 8, or a connection the dame force), `.` dame.
+    /// What each point of the final board counts as.
     #[serde(skip)]
-    pub map: String,
+    pub map: ScoreMap,
     /// Notes and problems found while scoring (komi, result syntax...).
     #[serde(skip)]
     pub diagnostics: Vec<Diagnostic>,
@@ -132,7 +132,7 @@ pub fn score_game(game: &GameTree, options: &ScoreOptions) -> Option<GameScore> 
     let recorded = root.get("RE").and_then(|p| p.first()).map(str::to_string);
     let recorded_result = recorded.as_deref().and_then(|re| recorded_result(re, root, &komi, &mut diagnostics));
     let (dead, unsure, from) = dead_stones(&position, end, options, &mut diagnostics);
-    let seki_eyes = seki_eyes(root, options, &position, &mut diagnostics);
+    let (seki_eyes, kgs_default) = seki_eyes(root, options, &position);
     let mut count = Count::new(&position.board, &dead);
     if from == "markup" {
         count.territory_from_markup(&position.board, end);
@@ -141,6 +141,15 @@ pub fn score_game(game: &GameTree, options: &ScoreOptions) -> Option<GameScore> 
         if scoring == Scoring::Territory {
             count.discount_necessary_connections();
         }
+    }
+    if kgs_default && count.seki_eyes_counted > 0 {
+        let at = root.get("PC").or(root.get("AP")).map_or(0, |p| p.offset());
+        let n = count.seki_eyes_counted;
+        let message = format!(
+            "the record comes from KGS, whose Japanese scoring counts the eyes of groups in seki unless every chain around the eye touches a seki dame; kifu does the same, which counts {n} point{} that Art. 8 leaves to no one (--seki-eyes none for Art. 8)",
+            if n == 1 { "" } else { "s" }
+        );
+        diagnostics.push(Diagnostic::new(Code::SekiEyesCounted, at, message));
     }
     let handicap_bonus = handicap_bonus(root, options, &position);
     let (black, white) = count.sides(&position.board, scoring, komi.points, handicap_bonus);
@@ -369,26 +378,17 @@ fn marked(board: &Board, node: Node<'_>, id: &str) -> Vec<Pt> {
 
 /// Whether seki eyes count: the option, else Art. 8 (none) under territory
 /// rules unless the record comes from KGS, whose results follow its own
-/// narrower rule.
-fn seki_eyes(root: Node<'_>, options: &ScoreOptions, position: &Position, diagnostics: &mut Vec<Diagnostic>) -> SekiEyes {
+/// narrower rule. The flag tells that last case (kifu chose KGS's rule).
+fn seki_eyes(root: Node<'_>, options: &ScoreOptions, position: &Position) -> (SekiEyes, bool) {
     if let Some(s) = options.seki_eyes {
-        return s;
+        return (s, false);
     }
     if position.rules.scoring == Scoring::Area {
-        return SekiEyes::Count;
+        return (SekiEyes::Count, false);
     }
     let from_kgs =
         root.get_value("PC").is_some_and(|pc| pc.contains("Kiseido") || pc.contains("KGS")) || root.get_value("AP").is_some_and(|ap| ap.starts_with("CGoban"));
-    if from_kgs {
-        let at = root.get("PC").or(root.get("AP")).map_or(0, |p| p.offset());
-        diagnostics.push(Diagnostic::new(
-            Code::SekiEyesCounted,
-            at,
-            "the record comes from KGS, whose Japanese scoring counts the eyes of groups in seki unless every chain around the eye touches a seki dame; kifu does the same (--seki-eyes none for Art. 8)",
-        ));
-        return SekiEyes::Kgs;
-    }
-    SekiEyes::None
+    if from_kgs { (SekiEyes::Kgs, true) } else { (SekiEyes::None, false) }
 }
 
 fn handicap_bonus(root: Node<'_>, options: &ScoreOptions, position: &Position) -> f64 {
@@ -444,6 +444,9 @@ struct Count {
     dead: Vec<Pt>,
     owner: Vec<Owner>,
     seki: Vec<Pt>,
+    /// Points counted as territory that Art. 8 would leave to no one (the
+    /// eyes of groups in seki that `SekiEyes::Kgs` counts).
+    seki_eyes_counted: u32,
 }
 
 impl Count {
@@ -458,7 +461,7 @@ impl Count {
         }
         let first = board.point(0, 0).expect("a board has a point");
         let stride = board.neighbors(first)[3] - first;
-        Count { owner: vec![Owner::Dame; cells.len()], cells, stride, dead: dead.to_vec(), seki: Vec::new() }
+        Count { owner: vec![Owner::Dame; cells.len()], cells, stride, dead: dead.to_vec(), seki: Vec::new(), seki_eyes_counted: 0 }
     }
 
     /// Each side's count under the rules' scoring.
@@ -482,37 +485,19 @@ impl Count {
         (black, white)
     }
 
-    /// The final board, one character a point (see `GameScore::map`), with
-    /// coordinates.
-    fn map(&self, board: &Board) -> String {
-        let mut out = String::from("   ");
-        for x in 0..board.width() {
-            let label = Point { x: x as u8, y: 0 }.to_coordinate(1);
-            out.push(' ');
-            out.push_str(label.trim_end_matches(char::is_numeric));
-        }
-        out.push('\n');
-        for y in 0..board.height() {
-            out.push_str(&format!("{:>3}", board.height() - y));
-            for x in 0..board.width() {
-                let p = board.point(x, y).expect("on board");
-                let c = match (board.cell(p), self.cells[p as usize], self.owner[p as usize]) {
-                    (Cell::Black, Cell::Black, _) => 'X',
-                    (Cell::White, Cell::White, _) => 'O',
-                    (Cell::Black, _, _) => 'x',
-                    (Cell::White, _, _) => 'o',
-                    (_, _, Owner::Territory(Color::Black)) => 'b',
-                    (_, _, Owner::Territory(Color::White)) => 'w',
-                    (_, _, Owner::Seki) => 's',
-                    (_, _, Owner::SekiEye) => '-',
-                    _ => '.',
-                };
-                out.push(' ');
-                out.push(c);
+    /// What each point of the final board counts as (see [`MapPoint`]).
+    fn map(&self, board: &Board) -> ScoreMap {
+        ScoreMap::new(board.width() as u8, board.height() as u8, |x, y| {
+            let p = board.point(usize::from(x), usize::from(y)).expect("on board");
+            match (board.cell(p).color(), self.cells[p as usize], self.owner[p as usize]) {
+                (Some(color), Cell::Black | Cell::White, _) => MapPoint::Stone(color),
+                (Some(color), _, _) => MapPoint::Dead(color),
+                (None, _, Owner::Territory(color)) => MapPoint::Territory(color),
+                (None, _, Owner::Seki) => MapPoint::SekiDame,
+                (None, _, Owner::SekiEye) => MapPoint::NoOnes,
+                _ => MapPoint::Dame,
             }
-            out.push('\n');
-        }
-        out
+        })
     }
 
     /// Territory as the markup says: the marked points, and the points of
@@ -592,6 +577,9 @@ impl Count {
                 (true, true) | (false, false) => Owner::Dame,
                 _ => Owner::SekiEye,
             };
+            if touches_seki && matches!(owner, Owner::Territory(_)) {
+                self.seki_eyes_counted += region.len() as u32;
+            }
             for &p in &region {
                 self.owner[p as usize] = owner;
             }
@@ -727,7 +715,8 @@ impl Count {
     /// leaves out in the marked Japanese games of the corpus, and 1 it
     /// counts (the simpler one-dame rule found 30).
     fn discount_necessary_connections(&mut self) {
-        let mut probe = Count { cells: self.cells.clone(), stride: self.stride, dead: Vec::new(), owner: self.owner.clone(), seki: Vec::new() };
+        let mut probe =
+            Count { cells: self.cells.clone(), stride: self.stride, dead: Vec::new(), owner: self.owner.clone(), seki: Vec::new(), seki_eyes_counted: 0 };
         probe.fill_one_sided_dame();
         loop {
             let connections = probe.necessary_connections();

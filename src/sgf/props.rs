@@ -2,7 +2,7 @@
 //! colours and texts as SGF `FF[4]` defines them for Go (`GM[1]`), the
 //! catalogue of known properties ([`property_info`]), getters for the
 //! game-info properties, and the [`Summary`] of one game that `kifu info`
-//! prints.
+//! shows (drawn by `report::info`).
 //!
 //! Everything here reads the lossless model ([`super::tree`]) and never
 //! changes it. A value that does not have the form its type requires gives
@@ -918,41 +918,6 @@ pub fn summary(game: &GameTree) -> Summary {
     }
 }
 
-impl Summary {
-    /// Appends the human-readable block `kifu info` prints (one
-    /// `Label: value` line each; `?` for what the file does not say).
-    pub fn write_text(&self, out: &mut String) {
-        let _ = write!(out, "{self}");
-    }
-}
-
-impl fmt::Display for Summary {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        fn player(f: &mut fmt::Formatter<'_>, label: &str, name: &Option<String>, rank: &Option<String>) -> fmt::Result {
-            write!(f, "{label}: {}", name.as_deref().unwrap_or("?"))?;
-            if let Some(rank) = rank {
-                write!(f, " ({rank})")?;
-            }
-            writeln!(f)
-        }
-        fn or_unknown(s: &Option<String>) -> &str {
-            s.as_deref().unwrap_or("?")
-        }
-        player(f, "Black", &self.black, &self.black_rank)?;
-        player(f, "White", &self.white, &self.white_rank)?;
-        writeln!(f, "Size: {}", self.board_size)?;
-        match self.komi {
-            Some(k) => writeln!(f, "Komi: {k}")?,
-            None => writeln!(f, "Komi: ?")?,
-        }
-        writeln!(f, "Handicap: {}", self.handicap.unwrap_or(0))?;
-        writeln!(f, "Rules: {}", or_unknown(&self.rules))?;
-        writeln!(f, "Date: {}", or_unknown(&self.date))?;
-        writeln!(f, "Result: {}", or_unknown(&self.result))?;
-        writeln!(f, "Moves: {}", self.moves.len())
-    }
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -1295,14 +1260,6 @@ mod tests {
                 ]
             })
         );
-        assert_eq!(
-            s.to_string(),
-            "Black: 柯洁 (9p)\nWhite: AlphaGo\nSize: 19x19\nKomi: 7.5\nHandicap: 0\nRules: Chinese\n\
-             Date: 2017-05-23\nResult: W+0.5\nMoves: 7\n"
-        );
-        let mut out = String::from(">");
-        s.write_text(&mut out);
-        assert_eq!(out, format!(">{s}"));
     }
 
     #[test]
@@ -1318,9 +1275,8 @@ mod tests {
         assert_eq!(s.board_size, BoardSize::square(19));
         assert_eq!(s.black, None);
         assert_eq!(s.komi, Some(-3.0));
-        assert_eq!(s.to_string(), "Black: ?\nWhite: ?\nSize: 19x19\nKomi: -3\nHandicap: 0\nRules: ?\nDate: ?\nResult: ?\nMoves: 0\n");
         let s = summary(&game("(;SZ[19:9]PW[x]WR[3k])"));
-        assert!(s.to_string().contains("White: x (3k)\nSize: 19x9\n"));
+        assert_eq!((s.white.as_deref(), s.white_rank.as_deref(), s.board_size), (Some("x"), Some("3k"), BoardSize { width: 19, height: 9 }));
     }
 
     proptest! {

@@ -198,15 +198,17 @@ impl Checker {
         }
         // From here on the identifier is `info.id`.
         let Some(info) = property_info_by_code(code) else {
-            let message = format!("unknown property {}: not part of SGF FF[4] for Go", excerpt_id(prop.written_id()));
+            let message = match fox_clock(prop) {
+                Some(message) => message,
+                None => format!("unknown property {}: not part of SGF FF[4] for Go", excerpt_id(prop.written_id())),
+            };
             self.push(Code::UnknownProperty, prop.offset(), message);
             return;
         };
         if info.old && self.old_format.is_none() {
             // Outside an FF[1]-FF[3] file the identifier often means
-            // something else (Fox writes TC[] for its time control): its
-            // value is not held to the old type.
-            let message = format!("{} ({}) is an FF[1]-FF[3] property, not part of FF[4]", info.id, info.name);
+            // something else: its value is not held to the old type.
+            let message = fox_clock(prop).unwrap_or_else(|| format!("{} ({}) is an FF[1]-FF[3] property, not part of FF[4]", info.id, info.name));
             self.push(Code::UnknownProperty, prop.offset(), message);
             return;
         }
@@ -303,6 +305,18 @@ impl Checker {
         let d = Diagnostic::new(Code::InvalidValue, prop.offset(), message).with_severity(Severity::Info);
         self.out.push(d);
     }
+}
+
+/// What Fox's byo-yomi properties are, outside FF[1]-FF[3] files: Fox
+/// writes `TC[3]TT[30]` (beside `TM[1200]`) for 3 periods of 30 seconds.
+/// FF[3]'s `TC` (a territory count) only shares the name.
+fn fox_clock(prop: Property<'_>) -> Option<String> {
+    let what = match prop.id() {
+        "TC" => "the number of byo-yomi periods",
+        "TT" => "the length of a byo-yomi period in seconds",
+        _ => return None,
+    };
+    Some(format!("{}: {what}, as the Fox server writes it; not part of SGF FF[4]", shown(prop)))
 }
 
 /// `ID[value]...` for a message, shortened.
