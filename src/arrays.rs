@@ -14,7 +14,8 @@ use crate::board::{Board, Cell};
 use crate::diag::{Code, Diagnostic, Severity};
 use crate::replay::{LineReplay, RuleOverrides};
 use crate::rules::Rules;
-use crate::sgf::props::Move;
+use crate::score::{self, result::read_result};
+use crate::sgf::props::{self, Move};
 use crate::sgf::{GameTree, PropId};
 
 /// A black stone on the boards, and Black in `colors`.
@@ -137,6 +138,32 @@ pub fn replay_line(game: &GameTree, variation: &[u32], overrides: &RuleOverrides
     Some(out)
 }
 
+/// What a training set keeps about a game besides its moves.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Labels {
+    /// The ruleset the game is replayed under.
+    pub rules: &'static str,
+    /// The komi in points as `score` reads it (Fox's x100 and stones
+    /// scaled); `None` when `KM[]` is absent or unreadable.
+    pub komi: Option<f64>,
+    /// `HA[]`.
+    pub handicap: Option<i64>,
+    /// `RE[]` in canonical form (`B+2.5`, `W+R`, `0`, `Void`, `?`), margins
+    /// in points; `None` when absent, empty or unreadable.
+    pub result: Option<String>,
+}
+
+/// The labels of a game under the rules `overrides` leave it.
+pub fn labels(game: &GameTree, overrides: &RuleOverrides) -> Labels {
+    let root = game.root();
+    let (rules, _) = overrides.resolve(root.get_value("RU"));
+    let mut notes = Vec::new();
+    let komi = score::read_komi(root, &rules, &mut notes);
+    let result = root.get_value("RE").and_then(|re| read_result(re).ok()).map(|r| r.in_points(&komi).canonical()).filter(|r| !r.is_empty());
+    let komi_known = !notes.iter().any(|d| d.code == Code::MissingKomi);
+    Labels { rules: rules.name, komi: komi_known.then_some(komi.points), handicap: props::handicap(root).ok().flatten(), result }
+}
+
 /// Copies the board into `out` (row by row from the top).
 fn read_board(board: &Board, out: &mut [i8]) {
     for (cell, p) in out.iter_mut().zip(board.points()) {
@@ -240,6 +267,17 @@ mod tests {
         // A record of setup alone: one board, the set-up position.
         let a = arrays("(;SZ[3]AB[bb])");
         assert_eq!((a.len(), rows(&a, 0)[1].as_str()), (0, ".X."));
+    }
+
+    #[test]
+    fn labels_read_komi_and_result_as_score_does() {
+        let labels = |sgf: &str| super::labels(&parse_str(sgf).collection.games[0], &RuleOverrides::default());
+        let fox = labels("(;SZ[19]RU[Chinese]KM[375]RE[B+2.75]HA[0])");
+        assert_eq!((fox.rules, fox.komi, fox.handicap, fox.result.as_deref()), ("chinese", Some(7.5), Some(0), Some("B+5.5")));
+        let bare = labels("(;SZ[19]RE[W+Resign])");
+        assert_eq!((bare.rules, bare.komi, bare.result.as_deref()), ("japanese", None, Some("W+R")));
+        assert_eq!(labels("(;KM[six]RE[])").komi, None);
+        assert_eq!(labels("(;KM[six]RE[])").result, None);
     }
 
     #[test]

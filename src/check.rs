@@ -52,6 +52,14 @@ pub struct GameFingerprint {
 }
 
 impl FileCheck {
+    /// A file that could not be checked (unreadable, too large, kifu
+    /// failed on it): one diagnostic, at its start.
+    pub fn failed(code: Code, message: String) -> FileCheck {
+        let mut d = Diagnostic::new(code, 0, message);
+        (d.line, d.column) = (1, 1);
+        FileCheck { diagnostics: vec![d], source: SourceMap::new(""), games: 0, moves: 0, fingerprints: Vec::new() }
+    }
+
     /// Adds a `duplicate-game` diagnostic for each game seen earlier in
     /// the run (`index`), and records this file's games there as `name`.
     pub fn mark_duplicates(&mut self, name: &str, index: &mut dedup::DuplicateIndex) {

@@ -14,6 +14,7 @@ macro_rules! say {
 mod color;
 mod config;
 mod explain;
+mod export;
 mod fix;
 mod progress;
 mod shell;
@@ -49,6 +50,7 @@ Examples:
   kifu convert game.sgf --to json        SGF to JSON (kifu/1 schema, docs/json.md)
   kifu convert *.sgf --to json -o all.jsonl
   kifu convert game.json --to sgf        and back
+  kifu export --to npz games/ -o games.npz   boards, moves, komi, results as NumPy arrays
   cat game.sgf | kifu info -             '-' reads standard input
   kifu explain ko                        what a diagnostic code means, with an example
 
@@ -80,6 +82,8 @@ enum Command {
     Completions(shell::CompletionsArgs),
     /// Print the man page (roff).
     Man(shell::ManArgs),
+    /// Replay each game's main line into NumPy arrays for training (--to npz).
+    Export(export::ExportArgs),
 }
 
 #[derive(Args)]
@@ -330,6 +334,7 @@ pub fn run() -> ExitCode {
         Command::Explain(args) => explain::run(args),
         Command::Completions(args) => shell::completions(args),
         Command::Man(args) => shell::man(args),
+        Command::Export(args) => export::export(args),
     };
     match status {
         Ok(status) => ExitCode::from(status as u8),
@@ -524,7 +529,7 @@ fn check(args: CheckArgs, style: report::Style) -> io::Result<Status> {
                         say!("{name}: {message}");
                     }
                     io_error |= code == Code::Io;
-                    (name, failed_check(code, message))
+                    (name, FileCheck::failed(code, message))
                 }
             };
             check.mark_duplicates(&name, &mut duplicates);
@@ -600,13 +605,6 @@ fn report_fix(name: &str, fixed: FixResult, quiet: bool) {
         Ok(_) => {}
         Err(e) => say!("{name}: --fix: {e}"),
     }
-}
-
-/// A file that could not be checked, as a report entry of one diagnostic.
-fn failed_check(code: Code, message: String) -> FileCheck {
-    let mut d = Diagnostic::new(code, 0, message);
-    (d.line, d.column) = (1, 1);
-    FileCheck { diagnostics: vec![d], source: SourceMap::new(""), games: 0, moves: 0, fingerprints: Vec::new() }
 }
 
 /// Reads an input (SGF or another record format), reporting it on stderr
