@@ -67,8 +67,8 @@ fn read(item: Item, max_bytes: u64, parse: &ParseOptions) -> Delivered {
 /// every file, in input order.
 ///
 /// A file that gives no game (unreadable, too large, not SGF, empty) stops
-/// nothing: its diagnostics are added to ``failures`` and logged as a
-/// warning on the ``"kifu"`` logger. ``files`` and ``games`` count what was
+/// nothing: its diagnostics are added to ``failures``, and its errors logged
+/// as warnings on the ``"kifu"`` logger. ``files`` and ``games`` count what was
 /// read so far. Problems inside a game that was read are in
 /// ``game.diagnostics``.
 #[pyclass(module = "kifu")]
@@ -107,7 +107,9 @@ impl GameStream {
                     let logger = py.import("logging")?.call_method1("getLogger", ("kifu",))?;
                     for d in diagnostics {
                         let d = Diagnostic::new(d, Some(&name));
-                        logger.call_method1("warning", ("%s", d.__str__()))?;
+                        if d.inner().severity == diag::Severity::Error {
+                            logger.call_method1("warning", ("%s", d.__str__()))?;
+                        }
                         self.failures.push(Py::new(py, d)?);
                     }
                 }
