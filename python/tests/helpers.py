@@ -5,7 +5,7 @@ import itertools
 import numpy as np
 
 try:
-    from sgfmill import boards, sgf, sgf_moves
+    from sgfmill import sgf, sgf_moves
 except ImportError:  # the tests that need it skip
     sgf = None
 
@@ -13,25 +13,24 @@ COLOUR = {"b": "B", "w": "W"}
 STONE = {None: 0, "b": 1, "w": -1}
 
 
-def sgfmill_game(data):
-    """sgfmill's parse of a record, or None when it refuses it."""
+def setup_and_moves(data):
+    """sgfmill's reading of a record: (size, board set up, plays), or None
+    when it refuses the record."""
     try:
-        return sgf.Sgf_game.from_bytes(data)
+        game = sgf.Sgf_game.from_bytes(data)
+        board, plays = sgf_moves.get_setup_and_moves(game)
     except (ValueError, IndexError):
         return None
+    return game.get_size(), board, plays
 
 
 def sgfmill_moves(data):
     """sgfmill's main line in kifu's form: ("B", (x, y)) or ("B", None), or
     None when sgfmill refuses the record."""
-    game = sgfmill_game(data)
-    if game is None:
+    read = setup_and_moves(data)
+    if read is None:
         return None
-    try:
-        _, plays = sgf_moves.get_setup_and_moves(game)
-    except ValueError:
-        return None
-    size = game.get_size()
+    size, _, plays = read
     return [(COLOUR[c], None if mv is None else (mv[1], size - 1 - mv[0])) for c, mv in plays]
 
 
@@ -45,13 +44,10 @@ def board_array(board):
 def sgfmill_boards(data):
     """The board before each main-line move and after the last, replayed by
     sgfmill; None when it refuses the record or a move in it."""
-    game = sgfmill_game(data)
-    if game is None:
+    read = setup_and_moves(data)
+    if read is None:
         return None
-    try:
-        board, plays = sgf_moves.get_setup_and_moves(game)
-    except ValueError:
-        return None
+    _, board, plays = read
     out = [board_array(board)]
     for colour, move in plays:
         if move is not None:
