@@ -4,17 +4,18 @@
 //! against the binary built for these tests.
 //!
 //! The environment sees the interpreter's own packages; what it lacks of
-//! maturin, pytest, numpy and sgfmill it installs from PyPI, once. Skips,
-//! saying why, where there is no Python 3 or the installation fails (no
-//! network), unless `KIFU_REQUIRE_PYTHON` is set (CI sets it: there a
-//! missing tool is a failure, not a skip). `KIFU_PYTHON` names the
-//! interpreter (default `python3`).
+//! maturin, pytest, numpy, sgfmill and mypy (whose stubtest checks the
+//! type stubs) it installs from PyPI, once. Skips, saying why, where there
+//! is no Python 3 or the installation fails (no network), unless
+//! `KIFU_REQUIRE_PYTHON` is set (CI sets it: there a missing tool is a
+//! failure, not a skip). `KIFU_PYTHON` names the interpreter (default
+//! `python3`).
 
 use std::path::{Path, PathBuf};
 use std::process::{Command, Output};
 
 /// What the tests need besides the module itself.
-const PACKAGES: [&str; 4] = ["maturin", "pytest", "numpy", "sgfmill"];
+const PACKAGES: [&str; 5] = ["maturin", "pytest", "numpy", "sgfmill", "mypy"];
 
 fn run(command: &mut Command) -> Result<Output, String> {
     let output = command.output().map_err(|e| format!("{command:?} could not start: {e}"))?;

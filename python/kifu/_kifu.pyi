@@ -1,7 +1,7 @@
 """Type stubs for the native part of kifu (re-exported by ``kifu``)."""
 
 import os
-from typing import Dict, Iterable, Iterator, List, Optional, Sequence, Tuple, Union, overload
+from typing import Dict, Iterable, Iterator, List, Optional, Sequence, Tuple, Union, final, overload
 
 import numpy as np
 import numpy.typing as npt
@@ -9,12 +9,14 @@ import numpy.typing as npt
 from . import Players, ScoreResult
 
 __version__: str
+__all__ = ["__version__", "read", "parse", "check", "score", "games", "Collection", "Game", "Node", "Replay", "Diagnostic", "GameStream", "IllegalMoveError"]
 
-StrPath = Union[str, "os.PathLike[str]"]
-Point = Tuple[int, int]
-Move = Tuple[str, Optional[Point]]
+_StrPath = Union[str, "os.PathLike[str]"]
+_Point = Tuple[int, int]
+_Move = Tuple[str, Optional[_Point]]
 """``(colour, (x, y))``: colour ``"B"`` or ``"W"``; ``None`` for a pass."""
 
+@final
 class Diagnostic:
     """A problem found: the fields of ``kifu check --format jsonl``."""
 
@@ -48,6 +50,7 @@ class IllegalMoveError(ValueError):
     diagnostic: Diagnostic
     replay: "Replay"
 
+@final
 class Replay:
     """A line replayed into NumPy arrays (``Game.replay()``)."""
 
@@ -71,6 +74,7 @@ class Replay:
     def complete(self) -> bool: ...
     def __len__(self) -> int: ...
 
+@final
 class Node:
     """A node of a game tree."""
 
@@ -79,7 +83,7 @@ class Node:
     def get(self, id: str, default: Optional[str] = None) -> Optional[str]: ...
     def values(self, id: str) -> List[str]: ...
     @property
-    def move(self) -> Optional[Move]: ...
+    def move(self) -> Optional[_Move]: ...
     @property
     def children(self) -> List["Node"]: ...
     @property
@@ -89,6 +93,7 @@ class Node:
     @property
     def column(self) -> int: ...
 
+@final
 class Game:
     """One game: game info, moves, tree, and ``replay()`` into NumPy."""
 
@@ -113,7 +118,7 @@ class Game:
     def players(self) -> Players: ...
     @property
     def diagnostics(self) -> List[Diagnostic]: ...
-    def moves(self, variation: Sequence[int] = ()) -> List[Move]: ...
+    def moves(self, variation: Sequence[int] = ()) -> List[_Move]: ...
     def variations(self) -> List[List[int]]: ...
     @property
     def root_node(self) -> Node: ...
@@ -128,6 +133,7 @@ class Game:
     ) -> Replay: ...
     def to_sgf(self) -> str: ...
 
+@final
 class Collection:
     """The games of one SGF file and the problems met reading it."""
 
@@ -140,9 +146,11 @@ class Collection:
     @property
     def encoding(self) -> str: ...
     def __len__(self) -> int: ...
-    def __getitem__(self, index: int) -> Game: ...
+    def __getitem__(self, index: int, /) -> Game: ...
     def __iter__(self) -> Iterator[Game]: ...
 
+@final
+@final
 class GameStream(Iterator[Tuple[str, Game]]):
     """``kifu.games()``: ``(path, Game)`` for every game, in input order."""
 
@@ -156,7 +164,7 @@ class GameStream(Iterator[Tuple[str, Game]]):
     def games(self) -> int: ...
 
 def read(
-    path: StrPath,
+    path: _StrPath,
     *,
     encoding: Optional[str] = None,
     max_nodes: Optional[int] = None,
@@ -172,7 +180,7 @@ def parse(
     max_variations: Optional[int] = None,
 ) -> Collection: ...
 def check(
-    path_or_bytes: Union[StrPath, bytes, bytearray, memoryview],
+    path_or_bytes: Union[_StrPath, bytes, bytearray, memoryview],
     rules: Optional[str] = None,
     *,
     ko: Optional[str] = None,
@@ -212,7 +220,7 @@ def score(
 ) -> ScoreResult: ...
 @overload
 def score(
-    path_or_game: StrPath,
+    path_or_game: _StrPath,
     rules: Optional[str] = None,
     dead_stones: str = "auto",
     *,
@@ -226,7 +234,7 @@ def score(
     encoding: Optional[str] = None,
 ) -> List[Optional[ScoreResult]]: ...
 def games(
-    paths: Union[StrPath, Iterable[StrPath]],
+    paths: Union[_StrPath, Iterable[_StrPath]],
     jobs: Optional[int] = None,
     recursive: bool = True,
     *,

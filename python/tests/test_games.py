@@ -89,3 +89,17 @@ def test_a_stream_let_go_stops_its_threads():
     # Rust threads are not Python threads: what is checked is that the
     # process goes on and new streams still work.
     assert len(list(kifu.games(FIXTURES / "moves"))) == len(sgf_files(FIXTURES / "moves"))
+
+
+def test_memory_stays_flat_as_the_files_grow():
+    import resource
+
+    def peak_after(repeats):
+        for _, game in kifu.games([FIXTURES] * repeats, jobs=2):
+            game.replay(strict=False)
+        return resource.getrusage(resource.RUSAGE_SELF).ru_maxrss  # KiB
+
+    peak_after(20)  # allocator and thread pools warmed
+    small = peak_after(20)
+    large = peak_after(400)  # about 28,000 files
+    assert large - small < 20_000, (small, large)

@@ -1,6 +1,8 @@
 """Reading records: Collection, Game and Node on the bundled fixtures."""
 
 import pathlib
+import subprocess
+import sys
 
 import pytest
 
@@ -112,6 +114,9 @@ def test_objects_describe_themselves():
         assert thing.__doc__ and len(thing.__doc__) > 40, thing
 
 
-def test_the_package_ships_type_stubs():
+def test_the_package_ships_type_stubs_that_match_the_module():
     package = pathlib.Path(kifu.__file__).parent
     assert (package / "py.typed").is_file() and (package / "_kifu.pyi").is_file()
+    pytest.importorskip("mypy")
+    stubtest = subprocess.run([sys.executable, "-m", "mypy.stubtest", "kifu._kifu", "--ignore-disjoint-bases"], capture_output=True, text=True)
+    assert stubtest.returncode == 0, stubtest.stdout + stubtest.stderr
