@@ -68,12 +68,20 @@ impl LineArrays {
     }
 }
 
+/// Why a line cannot be replayed at all.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum NoReplay {
+    /// The variation path names no line of the game.
+    NoSuchLine,
+    /// `SZ[]` gives no usable board.
+    NoBoard,
+}
+
 /// Replays the line `variation` names (`[]` for the main line; see
-/// [`GameTree::line`]). `None` when the board size is unusable or the
-/// path names no line.
-pub fn replay_line(game: &GameTree, variation: &[u32], overrides: &RuleOverrides) -> Option<LineArrays> {
-    let line = game.line(variation)?;
-    let mut replay = LineReplay::new(game, overrides)?;
+/// [`GameTree::line`]).
+pub fn replay_line(game: &GameTree, variation: &[u32], overrides: &RuleOverrides) -> Result<LineArrays, NoReplay> {
+    let line = game.line(variation).ok_or(NoReplay::NoSuchLine)?;
+    let mut replay = LineReplay::new(game, overrides).ok_or(NoReplay::NoBoard)?;
     let (width, height) = (replay.board().width(), replay.board().height());
     let mut out = LineArrays {
         width,
@@ -113,7 +121,7 @@ pub fn replay_line(game: &GameTree, variation: &[u32], overrides: &RuleOverrides
             if let Some(d) = stop {
                 // The board just pushed is the position after the last move kept.
                 out.stopped = Some(d);
-                return Some(out);
+                return Ok(out);
             }
             match played.mv {
                 Some(Move::Play(p)) => {
@@ -135,7 +143,7 @@ pub fn replay_line(game: &GameTree, variation: &[u32], overrides: &RuleOverrides
         }
     }
     out.boards.extend_from_slice(after_last.as_deref().unwrap_or(&current));
-    Some(out)
+    Ok(out)
 }
 
 /// What a training set keeps about a game besides its moves.
@@ -286,9 +294,9 @@ mod tests {
         let game = &parsed.collection.games[0];
         let line = replay_line(game, &[1], &RuleOverrides::default()).unwrap();
         assert_eq!(line.moves, [0, 0, 2, 2, 3, 3]);
-        assert!(replay_line(game, &[2], &RuleOverrides::default()).is_none());
+        assert_eq!(replay_line(game, &[2], &RuleOverrides::default()), Err(NoReplay::NoSuchLine));
         let parsed = parse_str("(;SZ[99];B[aa])");
-        assert!(replay_line(&parsed.collection.games[0], &[], &RuleOverrides::default()).is_none());
+        assert_eq!(replay_line(&parsed.collection.games[0], &[], &RuleOverrides::default()), Err(NoReplay::NoBoard));
     }
 
     /// Every board against the position `replay::position_at` reaches, on

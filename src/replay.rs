@@ -131,11 +131,6 @@ impl LineReplay {
         &self.r.state.board
     }
 
-    /// Every diagnostic so far: the notes on the game, then the moves'.
-    pub fn diagnostics(&self) -> &[Diagnostic] {
-        &self.r.diagnostics
-    }
-
     /// Applies what acts before a node's moves: its setup (`AB`, `AW`,
     /// `AE`), `PL`, and after the root's setup the standard handicap
     /// placement, when `HA[]` asks for stones the record does not set up.

@@ -154,7 +154,7 @@ impl Game {
     }
 
     fn line(&self, variation: &[u32]) -> PyResult<Vec<sgf::Node<'_>>> {
-        self.data.tree.line(variation).ok_or_else(|| PyIndexError::new_err(format!("no variation {variation:?} in this game")))
+        self.data.tree.line(variation).ok_or_else(|| no_variation(variation))
     }
 
     /// A located diagnostic of this game, as a Python object.
@@ -166,6 +166,10 @@ impl Game {
     fn labels(&self) -> arrays::Labels {
         arrays::labels(&self.data.tree, &RuleOverrides::default())
     }
+}
+
+fn no_variation(variation: &[u32]) -> PyErr {
+    PyIndexError::new_err(format!("no variation {variation:?} in this game"))
 }
 
 /// `(colour, (x, y))`, or `(colour, None)` for a pass.
@@ -349,10 +353,11 @@ impl Game {
     )]
     fn replay(&self, py: Python<'_>, variation: Vec<u32>, strict: bool, rules: Option<&str>, ko: Option<&str>, suicide: Option<&str>) -> PyResult<Replay> {
         let overrides = crate::options::rule_overrides(rules, ko, suicide)?;
-        self.line(&variation)?;
         let tree = &self.data.tree;
-        let arrays = py.detach(|| arrays::replay_line(tree, &variation, &overrides));
-        let mut arrays = arrays.ok_or_else(|| PyValueError::new_err("no board to replay on: SZ is unusable"))?;
+        let mut arrays = py.detach(|| arrays::replay_line(tree, &variation, &overrides)).map_err(|e| match e {
+            arrays::NoReplay::NoSuchLine => no_variation(&variation),
+            arrays::NoReplay::NoBoard => PyValueError::new_err("no board to replay on: SZ is unusable"),
+        })?;
         let stopped = arrays.stopped.take().map(|d| self.located(py, d)).transpose()?;
         let replay = Replay::new(py, arrays, stopped)?;
         match (&replay.stopped, strict) {

@@ -11,7 +11,7 @@ use std::io;
 use std::ops::ControlFlow;
 use std::path::PathBuf;
 use std::sync::Mutex;
-use std::sync::mpsc::{self, Receiver, RecvTimeoutError};
+use std::sync::mpsc::{self, Receiver, RecvTimeoutError, TryRecvError};
 use std::time::Duration;
 
 use kifu::batch::{self, Item, Walk};
@@ -95,8 +95,15 @@ impl GameStream {
                 return Ok(Some((name, Game::from(game))));
             }
             let rx = &self.rx;
-            // Wait without the GIL, waking now and then for Ctrl-C.
-            let next = py.detach(|| rx.lock().unwrap_or_else(|e| e.into_inner()).recv_timeout(Duration::from_millis(100)));
+            let receiver = || rx.lock().unwrap_or_else(|e| e.into_inner());
+            // What is ready is taken at once; otherwise wait without the
+            // GIL, waking now and then for Ctrl-C.
+            let ready = receiver().try_recv();
+            let next = match ready {
+                Ok(delivered) => Ok(delivered),
+                Err(TryRecvError::Disconnected) => Err(RecvTimeoutError::Disconnected),
+                Err(TryRecvError::Empty) => py.detach(|| receiver().recv_timeout(Duration::from_millis(100))),
+            };
             match next {
                 Ok(Delivered::Games(games)) => {
                     self.files += 1;

@@ -178,7 +178,7 @@ fn export_item(item: Item, max_bytes: u64, parse: &ParseOptions, rules: &RuleOve
             .enumerate()
             .map(|(game, tree)| {
                 let is_go = props::game_type(tree.root()).is_ok_and(|gm| gm == 1);
-                Row { game, labels: arrays::labels(tree, rules), arrays: is_go.then(|| arrays::replay_line(tree, &[], rules)).flatten() }
+                Row { game, labels: arrays::labels(tree, rules), arrays: is_go.then(|| arrays::replay_line(tree, &[], rules).ok()).flatten() }
             })
             .collect::<Vec<_>>();
         (parsed, rows)
