@@ -313,9 +313,9 @@ impl NpzColumns {
         let method = if compress { zip::CompressionMethod::Deflated } else { zip::CompressionMethod::Stored };
         let temp = tempfile::NamedTempFile::new_in(&self.dir)?;
         let mut zip = zip::ZipWriter::new(BufWriter::new(temp));
-        let side = [self.height as u64, self.width as u64];
+        // Each column with the shape of one row of it.
         let numeric = [
-            (self.boards, vec![]),
+            (self.boards, vec![self.height as u64, self.width as u64]),
             (self.moves, vec![2]),
             (self.colors, vec![]),
             (self.captures, vec![]),
@@ -328,8 +328,7 @@ impl NpzColumns {
             (self.complete, vec![]),
         ];
         for (column, inner) in numeric {
-            let inner = if column.name == "boards" { side.to_vec() } else { inner };
-            let rows = column.len / inner.iter().product::<u64>().max(1);
+            let rows = column.len / inner.iter().product::<u64>();
             let shape: Vec<u64> = std::iter::once(rows).chain(inner).collect();
             let bytes = column.len * u64::from(column.descr[2..].parse::<u8>().expect("a size"));
             start_member(&mut zip, column.name, method, bytes)?;
