@@ -135,7 +135,7 @@ class Game:
 
 @final
 class Collection:
-    """The games of one SGF file and the problems met reading it."""
+    """The games of one record file and the problems met reading it."""
 
     @property
     def games(self) -> List[Game]: ...

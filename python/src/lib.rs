@@ -15,6 +15,7 @@ use kifu::batch::{self, Content, Item};
 use kifu::check::{CheckOptions, FileCheck, check_bytes};
 use kifu::dedup::DuplicateIndex;
 use kifu::diag::{Code, Policy};
+use kifu::formats;
 use kifu::score as scoring;
 use kifu::sgf::{self, ParseOptions, Parsed};
 use pyo3::exceptions::{PyOSError, PyValueError};
@@ -26,9 +27,11 @@ use game::{Collection, Game, IllegalMoveError, Node, Replay};
 use options::{Input, ScoreArgs, WalkArgs};
 use stream::GameStream;
 
-/// Reads one SGF file into a ``Collection`` (its games and the problems met
-/// reading it). A file that is not SGF gives no game and says why in
-/// ``diagnostics``; OSError when it cannot be read.
+/// Reads one record file into a ``Collection`` (its games and the problems
+/// met reading it): SGF, or a Tygem ``.gib``, WBaduk ``.ngf`` or Pandanet
+/// ``.ugf``/``.ugi`` record, as ``kifu check`` reads them. A file that is not
+/// a record gives no game and says why in ``diagnostics``; OSError when it
+/// cannot be read.
 ///
 /// ``encoding`` forces a charset whatever the file declares (``"GB18030"``,
 /// ``"Shift_JIS"``...); ``max_nodes``, ``max_variations`` and ``max_bytes``
@@ -53,7 +56,7 @@ fn read(
 fn read_parsed(py: Python<'_>, path: PathBuf, options: &ParseOptions, max_bytes: Option<u64>) -> PyResult<(String, Parsed)> {
     let name = path.display().to_string();
     match Content::Path(path).read(max_bytes.unwrap_or(batch::DEFAULT_MAX_BYTES)) {
-        Ok(bytes) => Ok((name, py.detach(|| sgf::parse(&bytes, options)))),
+        Ok(bytes) => Ok((name.clone(), py.detach(|| formats::read(&bytes, &name, options)))),
         Err((Code::Io, message)) => Err(PyOSError::new_err(format!("{name}: {message}"))),
         Err((code, message)) => {
             let mut parsed = sgf::parse(b"", options);
@@ -63,9 +66,10 @@ fn read_parsed(py: Python<'_>, path: PathBuf, options: &ParseOptions, max_bytes:
     }
 }
 
-/// Parses SGF given as ``bytes`` (decoded as the file declares, like
-/// ``read``) or ``str`` (already text) into a ``Collection``. ``name``
-/// becomes its ``file``.
+/// Parses a record given as ``bytes`` (decoded as the file declares, like
+/// ``read``) or ``str`` (already text) into a ``Collection``: SGF, or the
+/// format ``name``'s extension or the bytes show. ``name`` becomes its
+/// ``file``.
 #[pyfunction]
 #[pyo3(signature = (data, *, name = None, encoding = None, max_nodes = None, max_variations = None))]
 fn parse(
@@ -86,7 +90,7 @@ fn parse(
             Input::Path(_) => return Err(pyo3::exceptions::PyTypeError::new_err("parse() takes SGF as bytes or str; use read() for a path")),
         }
     };
-    let parsed = py.detach(|| sgf::parse(&bytes, &options));
+    let parsed = py.detach(|| formats::read(&bytes, name.as_deref().unwrap_or(""), &options));
     Collection::new(py, parsed, name.as_deref())
 }
 
@@ -95,7 +99,7 @@ fn parse(
 /// --format jsonl`` as attributes (``d.to_dict()`` is that JSON object).
 ///
 /// ``path_or_bytes``: a file, a folder (walked; ``extensions`` besides
-/// ``sgf`` and ``hidden`` as ``--ext`` and ``--hidden``) or an archive, or the bytes of
+/// those of the record formats and ``hidden`` as ``--ext`` and ``--hidden``) or an archive, or the bytes of
 /// one file (named ``name``, ``"-"`` as standard input is). A file that
 /// cannot be read is a diagnostic too (``io-error``), never an exception.
 ///
@@ -282,7 +286,7 @@ fn score_doc(game: &sgf::GameTree, file: Option<&str>, index: usize, options: &s
 ///
 /// ``path`` names the game's file (``archive.zip!member.sgf`` inside
 /// archives). ``recursive=False`` takes only the files directly inside a
-/// folder. ``extensions`` (besides ``sgf``), ``hidden``, ``encoding``, ``max_bytes``,
+/// folder. ``extensions`` (besides the record formats'), ``hidden``, ``encoding``, ``max_bytes``,
 /// ``max_nodes``, ``max_variations`` and ``shard`` (``"I/N"``) are the
 /// command line's flags. A bad file never raises: see ``GameStream``.
 #[pyfunction]

@@ -147,7 +147,7 @@ pub fn policy(allow: Vec<String>, deny: Vec<String>) -> PyResult<Policy> {
 
 /// How to find files: the walk flags.
 pub struct WalkArgs {
-    /// Besides `sgf`.
+    /// Besides those of the formats kifu reads.
     pub extensions: Vec<String>,
     pub hidden: bool,
     pub recursive: bool,
@@ -161,10 +161,10 @@ impl WalkArgs {
             None => None,
             Some(s) => Some(Shard::parse(&s).map_err(|e| PyValueError::new_err(format!("shard={s:?}: {e}")))?),
         };
-        let mut extensions = vec!["sgf".to_string()];
-        extensions.extend(self.extensions.iter().map(|e| e.trim_start_matches('.').to_ascii_lowercase()));
+        let mut walk = Walk::default();
+        walk.extensions.extend(self.extensions.iter().map(|e| e.trim_start_matches('.').to_ascii_lowercase()));
         let max_bytes = self.max_bytes.unwrap_or(kifu::batch::DEFAULT_MAX_BYTES);
-        Ok(Walk { extensions, hidden: self.hidden, recursive: self.recursive, max_bytes, shard, ..Walk::default() })
+        Ok(Walk { hidden: self.hidden, recursive: self.recursive, max_bytes, shard, ..walk })
     }
 }
 

@@ -17,7 +17,8 @@ use std::time::Duration;
 use kifu::batch::{self, Item, Walk};
 use kifu::check::FileCheck;
 use kifu::diag::{self, Code};
-use kifu::sgf::{self, ParseOptions};
+use kifu::formats;
+use kifu::sgf::ParseOptions;
 use pyo3::prelude::*;
 
 use crate::diagnostic::Diagnostic;
@@ -53,7 +54,7 @@ fn read(item: Item, max_bytes: u64, parse: &ParseOptions) -> Delivered {
         Ok(bytes) => bytes,
         Err((code, message)) => return Delivered::Failed(name, FileCheck::failed(code, message).diagnostics),
     };
-    match std::panic::catch_unwind(|| sgf::parse(&bytes, parse)) {
+    match std::panic::catch_unwind(|| formats::read(&bytes, &name, parse)) {
         Ok(parsed) if parsed.collection.games.is_empty() => Delivered::Failed(name, parsed.diagnostics),
         Ok(parsed) => Delivered::Games(split(parsed, Some(&name)).0),
         Err(_) => {

@@ -18,9 +18,13 @@ FIXTURES = ROOT / "fixtures"
 CORPUS = pathlib.Path(os.environ.get("KIFU_CORPUS") or ROOT.parent / "shared" / "corpus")
 
 
+# What a folder walk picks up: the extensions of every record format kifu reads.
+RECORD_EXTENSIONS = {".sgf", ".gib", ".ngf", ".ugf", ".ugi"}
+
+
 def fixture_files():
-    """Every SGF fixture of the repository, in path order."""
-    return sorted(FIXTURES.rglob("*.sgf"))
+    """Every record fixture of the repository, in path order."""
+    return sorted(p for p in FIXTURES.rglob("*") if p.suffix.lower() in RECORD_EXTENSIONS)
 
 
 def corpus_dir(part):
@@ -31,9 +35,9 @@ def corpus_dir(part):
     return path
 
 
-def sgf_files(folder):
-    """The ``.sgf`` files under ``folder``, in the order kifu walks them."""
-    files = [p for p in folder.rglob("*") if p.suffix.lower() == ".sgf" and p.is_file()]
+def record_files(folder):
+    """The record files under ``folder``, in the order kifu walks them."""
+    files = [p for p in folder.rglob("*") if p.suffix.lower() in RECORD_EXTENSIONS and p.is_file()]
     files.sort(key=lambda p: [os.fsencode(part) for part in p.relative_to(folder).parts])
     return files
 

@@ -8,7 +8,7 @@ import numpy as np
 import pytest
 
 import kifu
-from conftest import corpus_dir, sgf_files
+from conftest import corpus_dir, record_files
 
 pytest.importorskip("sgfmill")
 from helpers import sgfmill_boards, sgfmill_moves  # noqa: E402
@@ -30,7 +30,7 @@ def read_main_line(path):
 
 
 def test_every_kgs_main_line_equals_sgfmill():
-    files = sgf_files(corpus_dir("kgs"))
+    files = record_files(corpus_dir("kgs"))
     ours = {}
     stream = kifu.games(files)
     for path, game in stream:
@@ -46,7 +46,7 @@ def test_every_kgs_main_line_equals_sgfmill():
 
 
 def test_kgs_boards_equal_sgfmill_after_every_move():
-    files = sgf_files(corpus_dir("kgs"))
+    files = record_files(corpus_dir("kgs"))
     sample = [files[i * len(files) // BOARD_GAMES] for i in range(BOARD_GAMES)]
     compared, moves, stopped = 0, 0, []
     for path, game in kifu.games(sample):

@@ -4,7 +4,7 @@ import numpy as np
 import pytest
 
 import kifu
-from conftest import FIXTURES, corpus_dir, sgf_files
+from conftest import FIXTURES, corpus_dir, record_files
 
 COLUMNS = {
     "boards", "moves", "colors", "captures", "board_offset", "move_offset", "move_count",
@@ -63,7 +63,7 @@ def test_the_output_is_complete_or_absent(cli, tmp_path):
 
 
 def test_kgs_games_export_as_replay_gives_them(cli, tmp_path):
-    files = sgf_files(corpus_dir("kgs"))
+    files = record_files(corpus_dir("kgs"))
     sample = [files[i * len(files) // 400] for i in range(400)]
     data, _ = export(cli, tmp_path, *sample)
     assert_agrees_with_replay(data, [(p, g) for p, g in kifu.games(sample) if g.size == (19, 19)])

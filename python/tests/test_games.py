@@ -3,12 +3,13 @@
 import gc
 import io
 import logging
+import pathlib
 import tarfile
 import threading
 import zipfile
 
 import kifu
-from conftest import FIXTURES, sgf_files
+from conftest import FIXTURES, record_files
 
 EXAMPLE = (FIXTURES / "example-game.sgf").read_bytes()
 
@@ -17,10 +18,10 @@ def test_every_game_of_every_file_in_walk_order():
     stream = kifu.games(FIXTURES)
     seen = [(path, game.index) for path, game in stream]
     expected = []
-    for path in sgf_files(FIXTURES):
+    for path in record_files(FIXTURES):
         expected += [(str(path), i) for i in range(len(kifu.read(path).games))]
     assert seen == expected
-    assert (stream.files, stream.games) == (len(sgf_files(FIXTURES)), len(seen))
+    assert (stream.files, stream.games) == (len(record_files(FIXTURES)), len(seen))
 
 
 def test_the_order_does_not_depend_on_the_threads():
@@ -88,7 +89,7 @@ def test_a_stream_let_go_stops_its_threads():
         threading.Event().wait(0.01)
     # Rust threads are not Python threads: what is checked is that the
     # process goes on and new streams still work.
-    assert len(list(kifu.games(FIXTURES / "moves"))) == len(sgf_files(FIXTURES / "moves"))
+    assert len(list(kifu.games(FIXTURES / "moves"))) == len(record_files(FIXTURES / "moves"))
 
 
 def test_memory_stays_flat_as_the_files_grow():
@@ -103,3 +104,16 @@ def test_memory_stays_flat_as_the_files_grow():
     small = peak_after(20)
     large = peak_after(400)  # about 28,000 files
     assert large - small < 20_000, (small, large)
+
+
+def test_the_other_record_formats_are_read_and_walked():
+    folder = FIXTURES / "formats"
+    read = {str(path): [game.moves() for game in kifu.read(path).games] for path in record_files(folder)}
+    assert {pathlib.Path(p).suffix for p, games in read.items() if games} >= {".gib", ".ngf", ".ugi"}
+    walked = {}
+    for path, game in kifu.games(folder):
+        walked.setdefault(path, []).append(game.moves())
+    assert walked == {p: games for p, games in read.items() if games}
+    gib = folder / "gib-gbk-names-handicap-3.gib"
+    (game,) = kifu.parse(gib.read_bytes(), name=gib.name).games
+    assert game.moves() == read[str(gib)][0] and game.handicap == 3

@@ -16,6 +16,7 @@ use std::path::{Path, PathBuf};
 
 use super::archive::{self, ArchiveKind, Codec, EmitMember, Kind};
 use crate::diag::Code;
+use crate::formats;
 
 /// Which part of the input set a run takes: the `index`-th (1-based) of
 /// `count` slices. The k-th file of the walk (0-based) belongs to slice
@@ -72,10 +73,12 @@ pub struct Walk {
 pub const DEFAULT_MAX_BYTES: u64 = 1 << 30;
 
 impl Default for Walk {
-    /// `*.sgf` files, hidden ones left out, every folder walked, files up
-    /// to [`DEFAULT_MAX_BYTES`].
+    /// The records of every format kifu reads ([`formats::EXTENSIONS`]),
+    /// hidden ones left out, every folder walked, files up to
+    /// [`DEFAULT_MAX_BYTES`].
     fn default() -> Walk {
-        Walk { extensions: vec!["sgf".into()], hidden: false, ignore: None, shard: None, max_bytes: DEFAULT_MAX_BYTES, skip_dir: None, recursive: true }
+        let extensions = formats::EXTENSIONS.iter().map(|e| e.to_string()).collect();
+        Walk { extensions, hidden: false, ignore: None, shard: None, max_bytes: DEFAULT_MAX_BYTES, skip_dir: None, recursive: true }
     }
 }
 

@@ -21,6 +21,7 @@ use super::{InputArgs, RuleArgs, Status, fix};
 use crate::arrays::{self, Labels, LineArrays};
 use crate::batch::{self, Item, Shard};
 use crate::diag::Code;
+use crate::formats;
 use crate::replay::RuleOverrides;
 use crate::sgf::{self, ParseOptions, props};
 
@@ -170,7 +171,7 @@ fn export_item(item: Item, max_bytes: u64, parse: &ParseOptions, rules: &RuleOve
         Err((code, message)) => return Exported::Failed { name, code, message },
     };
     let replayed = std::panic::catch_unwind(|| {
-        let parsed = sgf::parse(&bytes, parse);
+        let parsed = formats::read(&bytes, &name, parse);
         let rows = parsed
             .collection
             .games
