@@ -159,7 +159,9 @@ impl LineReplay {
             Some(Move::Play(p)) => board.point(p.x as usize, p.y as usize).is_some_and(|pt| board.cell(pt) == Cell::Empty),
             _ => false,
         };
-        Some(Played { mv, board, captured: &self.r.captured, suicide, diagnostics: &self.r.diagnostics[start..] })
+        // After a suicide the buffer holds the mover's own stones.
+        let captured = if suicide { &[][..] } else { &self.r.captured[..] };
+        Some(Played { mv, board, captured, suicide, diagnostics: &self.r.diagnostics[start..] })
     }
 }
 

@@ -2,6 +2,7 @@
 //! output (`kifu check --format jsonl`) as attributes.
 
 use kifu::diag;
+use kifu::report::escape::Escaped;
 use pyo3::prelude::*;
 use serde::Serialize;
 
@@ -107,12 +108,14 @@ impl Diagnostic {
         crate::options::json_to_py(py, &value)
     }
 
-    /// ``file:line:column: severity[code]: message``, as the CLI's text output.
+    /// ``file:line:column: severity[code]: message``, as the CLI's text
+    /// output: what comes from the record escaped (``\x1b``), so printing
+    /// it never sends a terminal control characters.
     pub fn __str__(&self) -> String {
         let d = &self.inner;
-        let file = self.file.as_deref().map(|f| format!("{f}:")).unwrap_or_default();
+        let file = self.file.as_deref().map(|f| format!("{}:", Escaped(f))).unwrap_or_default();
         let game = d.game.map(|g| format!(" (game {})", g + 1)).unwrap_or_default();
-        format!("{file}{}:{}: {}[{}]: {}{game}", d.line, d.column, d.severity, d.code, d.message)
+        format!("{file}{}:{}: {}[{}]: {}{game}", d.line, d.column, d.severity, d.code, Escaped(&d.message))
     }
 
     fn __repr__(&self) -> String {

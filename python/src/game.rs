@@ -149,6 +149,10 @@ impl Game {
         self.data.index
     }
 
+    pub fn source(&self) -> &SourceMap {
+        &self.data.source
+    }
+
     fn root(&self) -> sgf::Node<'_> {
         self.data.tree.root()
     }

@@ -16,8 +16,9 @@ use kifu::check::{CheckOptions, FileCheck, check_bytes};
 use kifu::dedup::DuplicateIndex;
 use kifu::diag::{Code, Policy};
 use kifu::formats;
+use kifu::report;
 use kifu::score as scoring;
-use kifu::sgf::{self, ParseOptions, Parsed};
+use kifu::sgf::{self, ParseOptions, Parsed, SourceMap};
 use pyo3::exceptions::{PyOSError, PyValueError};
 use pyo3::prelude::*;
 use pyo3::types::PyString;
@@ -243,39 +244,32 @@ fn score<'py>(
     let options = ScoreArgs { dead_stones, komi, handicap_bonus, seki_eyes, ties, variation }.resolve(overrides)?;
     if let Ok(game) = path_or_game.cast::<Game>() {
         let game = game.get();
-        let doc = py.detach(|| score_doc(game.tree(), game.file(), game.index(), &options));
+        let doc = py.detach(|| score_doc(game.tree(), game.source(), game.file().unwrap_or("-"), game.index(), &options));
         return match doc {
-            Some(doc) => options::json_to_py(py, &doc?),
+            Some(doc) => options::json_to_py(py, &doc),
             None => Err(PyValueError::new_err("no board to score (SZ is unusable)")),
         };
     }
     let path: PathBuf = path_or_game.extract().map_err(|_| pyo3::exceptions::PyTypeError::new_err("score() takes a Game or a path"))?;
     let (name, parsed) = read_parsed(py, path, &options::parse_options(encoding, None, None)?, None)?;
-    let docs = py.detach(|| parsed.collection.games.iter().enumerate().map(|(index, game)| score_doc(game, Some(&name), index, &options)).collect::<Vec<_>>());
+    let docs = py
+        .detach(|| parsed.collection.games.iter().enumerate().map(|(index, game)| score_doc(game, &parsed.source, &name, index, &options)).collect::<Vec<_>>());
     let list = pyo3::types::PyList::empty(py);
     for doc in docs {
         match doc {
-            Some(doc) => list.append(options::json_to_py(py, &doc?)?)?,
+            Some(doc) => list.append(options::json_to_py(py, &doc)?)?,
             None => list.append(py.None())?,
         }
     }
     Ok(list.into_any())
 }
 
-/// What `kifu score --format json` prints for one game; `None` when the
-/// game has no board to score.
-fn score_doc(game: &sgf::GameTree, file: Option<&str>, index: usize, options: &scoring::ScoreOptions) -> Option<PyResult<serde_json::Value>> {
-    let scored = scoring::score_game(game, options)?;
-    let fields = match serde_json::to_value(&scored) {
-        Ok(serde_json::Value::Object(fields)) => fields,
-        Ok(_) => return Some(Err(PyValueError::new_err("a score serialises as an object"))),
-        Err(e) => return Some(Err(PyValueError::new_err(e.to_string()))),
-    };
-    let mut doc = serde_json::Map::new();
-    doc.insert("file".into(), file.into());
-    doc.insert("game".into(), index.into());
-    doc.extend(fields);
-    Some(Ok(serde_json::Value::Object(doc)))
+/// What `kifu score --format json` prints for one game (its notes
+/// located in `source`); `None` when the game has no board to score.
+fn score_doc(game: &sgf::GameTree, source: &SourceMap, file: &str, index: usize, options: &scoring::ScoreOptions) -> Option<serde_json::Value> {
+    let mut score = scoring::score_game(game, options)?;
+    source.locate_all(&mut score.diagnostics);
+    Some(report::score::json(&report::score::Scored { file, game: index, variation: &options.variation, score: &score }))
 }
 
 /// Iterates over ``(path, Game)`` for every game of every file under

@@ -72,6 +72,7 @@ def test_scores_equal_the_cli_json(cli, path):
     status, lines, stderr = cli("score", "--format", "json", path)
     expected = json_lines(lines)
     assert kifu.score(path) == expected, stderr
+    assert all("notes" in doc for doc in expected)
     games = kifu.read(path).games
     assert [kifu.score(game) for game in games] == expected
 
