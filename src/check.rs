@@ -51,6 +51,34 @@ pub struct GameFingerprint {
     pub column: u32,
 }
 
+impl FileCheck {
+    /// A file that could not be checked (unreadable, too large, kifu
+    /// failed on it): one diagnostic, at its start.
+    pub fn failed(code: Code, message: String) -> FileCheck {
+        let mut d = Diagnostic::new(code, 0, message);
+        (d.line, d.column) = (1, 1);
+        FileCheck { diagnostics: vec![d], source: SourceMap::new(""), games: 0, moves: 0, fingerprints: Vec::new() }
+    }
+
+    /// Adds a `duplicate-game` diagnostic for each game seen earlier in
+    /// the run (`index`), and records this file's games there as `name`.
+    pub fn mark_duplicates(&mut self, name: &str, index: &mut dedup::DuplicateIndex) {
+        let keys: Vec<(usize, u64)> = self.fingerprints.iter().map(|f| (f.game, f.key)).collect();
+        let repeats = index.add_file(name, &keys);
+        if repeats.is_empty() {
+            return;
+        }
+        for (game, first) in repeats {
+            let Some(at) = self.fingerprints.iter().find(|f| f.game == game) else { continue };
+            let message = format!("the same game as {} (game {}), up to symmetry and colours", first.file, first.game + 1);
+            let mut d = Diagnostic::new(Code::DuplicateGame, at.offset, message).in_game(game);
+            (d.line, d.column) = (at.line, at.column);
+            self.diagnostics.push(d);
+        }
+        self.diagnostics.sort_by_key(|d| (d.offset, d.code));
+    }
+}
+
 /// Reads `bytes` (SGF, or another record format its content shows) and
 /// checks every game in it.
 pub fn check_bytes(bytes: &[u8], options: &CheckOptions) -> FileCheck {

@@ -3,6 +3,7 @@
 //! Data flows one way: bytes → [`sgf`] (decode, parse, the lossless model)
 //! → [`replay`] (on a [`board`], under [`rules`]) → diagnostics
 //! ([`diag`]) → [`report`]. [`json`] converts the model to and from JSON;
+//! [`arrays`] turns a replayed line into arrays for training pipelines;
 //! [`check`] runs the whole pipeline on one file; `batch` runs it over
 //! files, folders and archives on several threads (feature `batch`); `cli`
 //! is the command line (feature `cli`, on by default). Each module knows
@@ -13,6 +14,7 @@
 //! the archive readers. A library user who wants neither sets
 //! `default-features = false`.
 
+pub mod arrays;
 #[cfg(feature = "batch")]
 pub mod batch;
 pub mod board;

@@ -57,6 +57,21 @@ pub struct Replay {
 
 /// Replays a game. The caller has checked it is a game of Go.
 pub fn replay(game: &GameTree, overrides: &RuleOverrides) -> Replay {
+    match start(game, overrides) {
+        Ok((mut r, implicit_handicap)) => {
+            r.walk(game, &implicit_handicap);
+            Replay { rules: r.rules, diagnostics: r.diagnostics, moves: r.moves }
+        }
+        // A bad SZ is reported by the property checks; nothing can be replayed.
+        Err((rules, diagnostics)) => Replay { rules, diagnostics, moves: 0 },
+    }
+}
+
+/// A replayer for `game` holding the notes on the game as a whole (rules
+/// not given by `RU[]`, `HA[]` against the stones), and the standard
+/// handicap placement to apply after the root's setup; the rules and the
+/// notes alone when the board size is unusable.
+fn start(game: &GameTree, overrides: &RuleOverrides) -> Result<(Replayer, Vec<Point>), (Rules, Vec<Diagnostic>)> {
     let root = game.root();
     let (rules, note) = overrides.resolve(root.get_value("RU"));
     let mut diagnostics = Vec::new();
@@ -65,15 +80,89 @@ pub fn replay(game: &GameTree, overrides: &RuleOverrides) -> Replay {
         diagnostics.push(Diagnostic::new(Code::UnknownRules, at, note));
     }
     let Some(board) = props::board_size(root).ok().and_then(|s| Board::new(s.width as usize, s.height as usize)) else {
-        // A bad SZ is reported by the property checks; nothing can be replayed.
-        return Replay { rules, diagnostics, moves: 0 };
+        return Err((rules, diagnostics));
     };
     let size = BoardSize { width: board.width() as u8, height: board.height() as u8 };
     let implicit_handicap = check_handicap(game, size, &mut diagnostics);
     let mut r = Replayer::new(rules, board, diagnostics, game.len());
     r.overrides = *overrides;
-    r.walk(game, &implicit_handicap);
-    Replay { rules, diagnostics: r.diagnostics, moves: r.moves }
+    Ok((r, implicit_handicap))
+}
+
+/// One line of a game replayed move by move, for callers that look at the
+/// position before and after every move (`arrays` builds training data
+/// so). The rules, the handicap and the reports are those of [`replay`];
+/// the caller walks the nodes: [`LineReplay::enter`] each node, then
+/// [`LineReplay::play`] each of its `B`/`W` properties.
+pub struct LineReplay {
+    r: Replayer,
+    implicit_handicap: Vec<Point>,
+}
+
+/// What [`LineReplay::play`] did with one move property.
+pub struct Played<'a> {
+    /// The move as read; `None` when the value is not a move (`B[1a]`),
+    /// which the replay skips (the property checks report it).
+    pub mv: Option<Move>,
+    /// The position after it.
+    pub board: &'a Board,
+    /// Opponent stones it captured.
+    pub captured: &'a [Pt],
+    /// Whether it removed its own chain (a suicide; the rules say whether
+    /// that was legal).
+    pub suicide: bool,
+    /// What the rules say of it (ko, occupied point, ...), with offsets
+    /// into the decoded text and move context, not yet located.
+    pub diagnostics: &'a [Diagnostic],
+}
+
+impl LineReplay {
+    /// `None` when the board size is unusable.
+    pub fn new(game: &GameTree, overrides: &RuleOverrides) -> Option<LineReplay> {
+        let (r, implicit_handicap) = start(game, overrides).ok()?;
+        Some(LineReplay { r, implicit_handicap })
+    }
+
+    pub fn rules(&self) -> Rules {
+        self.r.rules
+    }
+
+    pub fn board(&self) -> &Board {
+        &self.r.state.board
+    }
+
+    /// Applies what acts before a node's moves: its setup (`AB`, `AW`,
+    /// `AE`), `PL`, and after the root's setup the standard handicap
+    /// placement, when `HA[]` asks for stones the record does not set up.
+    /// Returns whether `KO[]` forces the node's moves.
+    pub fn enter(&mut self, node: Node<'_>) -> bool {
+        let forced = self.r.enter(node);
+        if node.parent().is_none() && !self.implicit_handicap.is_empty() {
+            let stones = std::mem::take(&mut self.implicit_handicap);
+            self.r.place_handicap(&stones);
+        }
+        forced
+    }
+
+    /// Plays one `B` or `W` property of the node entered last (`forced`:
+    /// what [`LineReplay::enter`] returned). Any other property, or one
+    /// without a value, is no move: `None`.
+    pub fn play(&mut self, prop: Property<'_>, forced: bool) -> Option<Played<'_>> {
+        let color = move_color(prop)?;
+        let value = prop.values().next()?;
+        let mv = read_move(value, self.r.size);
+        let start = self.r.diagnostics.len();
+        self.r.captured.clear();
+        self.r.visit_move(color, prop, forced);
+        let board = &self.r.state.board;
+        let suicide = match mv {
+            Some(Move::Play(p)) => board.point(p.x as usize, p.y as usize).is_some_and(|pt| board.cell(pt) == Cell::Empty),
+            _ => false,
+        };
+        // After a suicide the buffer holds the mover's own stones.
+        let captured = if suicide { &[][..] } else { &self.r.captured[..] };
+        Some(Played { mv, board, captured, suicide, diagnostics: &self.r.diagnostics[start..] })
+    }
 }
 
 /// A position reached by replaying one line of a game.
@@ -318,8 +407,18 @@ impl Replayer {
                 return self.visit_move(color, prop, false);
             }
         }
-        // One look at the identifiers first: setup and PL act before the
-        // node's move, and KO[] changes how its move is reported.
+        let forced = self.enter(node);
+        for prop in node.properties() {
+            if let Some(color) = move_color(prop) {
+                self.visit_move(color, prop, forced);
+            }
+        }
+    }
+
+    /// What acts before a node's moves: setup and PL. Returns whether KO[]
+    /// forces the node's moves (it changes how they are reported).
+    fn enter(&mut self, node: Node<'_>) -> bool {
+        // One look at the identifiers first.
         let (mut setup, mut pl, mut forced) = (false, false, false);
         for prop in node.properties() {
             match prop.code() {
@@ -335,11 +434,7 @@ impl Replayer {
         if pl {
             self.state.last_mover = None;
         }
-        for prop in node.properties() {
-            if let Some(color) = move_color(prop) {
-                self.visit_move(color, prop, forced);
-            }
-        }
+        forced
     }
 
     /// A node the parser marked as one move on a point, `;B[pd]`, the

@@ -12,4 +12,4 @@ pub mod walk;
 
 pub use archive::Codec;
 pub use parallel::ordered_map;
-pub use walk::{Content, Item, PathFilter, Shard, Walk, is_archive};
+pub use walk::{Content, DEFAULT_MAX_BYTES, Item, PathFilter, Shard, Walk, is_archive};

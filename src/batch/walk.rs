@@ -16,6 +16,7 @@ use std::path::{Path, PathBuf};
 
 use super::archive::{self, ArchiveKind, Codec, EmitMember, Kind};
 use crate::diag::Code;
+use crate::formats;
 
 /// Which part of the input set a run takes: the `index`-th (1-based) of
 /// `count` slices. The k-th file of the walk (0-based) belongs to slice
@@ -62,6 +63,23 @@ pub struct Walk {
     pub max_bytes: u64,
     /// A folder never walked into (canonical path): `--fix`'s output.
     pub skip_dir: Option<PathBuf>,
+    /// Walk into the folders of folders; `false` takes only the files
+    /// directly inside a folder named.
+    pub recursive: bool,
+}
+
+/// Files larger than this are not read unless told otherwise: far above
+/// any real collection, far below what would exhaust memory.
+pub const DEFAULT_MAX_BYTES: u64 = 1 << 30;
+
+impl Default for Walk {
+    /// The records of every format kifu reads ([`formats::EXTENSIONS`]),
+    /// hidden ones left out, every folder walked, files up to
+    /// [`DEFAULT_MAX_BYTES`].
+    fn default() -> Walk {
+        let extensions = formats::EXTENSIONS.iter().map(|e| e.to_string()).collect();
+        Walk { extensions, hidden: false, ignore: None, shard: None, max_bytes: DEFAULT_MAX_BYTES, skip_dir: None, recursive: true }
+    }
 }
 
 /// What an item holds, or why it cannot be read.
@@ -211,7 +229,8 @@ impl Walk {
 
     fn walk_dir(&self, dir: &Path, f: &mut dyn FnMut(Found) -> ControlFlow<()>) -> ControlFlow<()> {
         let absolute_dir = std::path::absolute(dir).unwrap_or_else(|_| dir.to_path_buf());
-        let walker = walkdir::WalkDir::new(dir).follow_links(true).sort_by_file_name().into_iter();
+        let depth = if self.recursive { usize::MAX } else { 1 };
+        let walker = walkdir::WalkDir::new(dir).follow_links(true).max_depth(depth).sort_by_file_name().into_iter();
         let walker = walker.filter_entry(|e| e.depth() == 0 || (self.hidden || !is_hidden(e)) && !self.ignored(&absolute_dir, dir, e) && !self.skipped(e));
         for entry in walker {
             let found = match entry {
@@ -348,6 +367,26 @@ mod tests {
         for k in 0..30 {
             assert_eq!(shards.iter().filter(|s| s.takes(k)).count(), 1);
         }
+    }
+
+    #[test]
+    fn a_walk_that_is_not_recursive_takes_the_folder_files_only() {
+        let dir = std::env::temp_dir().join(format!("kifu-walk-{}", std::process::id()));
+        std::fs::create_dir_all(dir.join("sub")).unwrap();
+        for file in ["b.sgf", "a.sgf", "notes.txt", "sub/c.sgf"] {
+            std::fs::write(dir.join(file), "(;)").unwrap();
+        }
+        let names = |walk: Walk| {
+            let mut names = Vec::new();
+            walk.for_each(std::slice::from_ref(&dir), &mut |item| {
+                names.push(item.relative.display().to_string());
+                ControlFlow::Continue(())
+            });
+            names
+        };
+        assert_eq!(names(Walk::default()), ["a.sgf", "b.sgf", "sub/c.sgf"]);
+        assert_eq!(names(Walk { recursive: false, ..Walk::default() }), ["a.sgf", "b.sgf"]);
+        std::fs::remove_dir_all(&dir).unwrap();
     }
 
     #[test]

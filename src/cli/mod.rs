@@ -14,6 +14,7 @@ macro_rules! say {
 mod color;
 mod config;
 mod explain;
+mod export;
 mod fix;
 mod progress;
 mod shell;
@@ -35,7 +36,6 @@ use crate::replay::RuleOverrides;
 use crate::report::{self, Format, Reporter, Shown};
 use crate::rules::{KoRule, Rules, Suicide};
 use crate::score::{self as scoring, DeadStones, ScoreOptions, SekiEyes};
-use crate::sgf::props;
 use crate::sgf::{self, ParseOptions, SourceMap, charset};
 use color::ColorChoice;
 use config::Config;
@@ -50,6 +50,7 @@ Examples:
   kifu convert game.sgf --to json        SGF to JSON (kifu/1 schema, docs/json.md)
   kifu convert *.sgf --to json -o all.jsonl
   kifu convert game.json --to sgf        and back
+  kifu export --to npz games/ -o games.npz   boards, moves, komi, results as NumPy arrays
   cat game.sgf | kifu info -             '-' reads standard input
   kifu explain ko                        what a diagnostic code means, with an example
 
@@ -81,6 +82,8 @@ enum Command {
     Completions(shell::CompletionsArgs),
     /// Print the man page (roff).
     Man(shell::ManArgs),
+    /// Replay each game's main line into NumPy arrays for training (--to npz).
+    Export(export::ExportArgs),
 }
 
 #[derive(Args)]
@@ -107,10 +110,6 @@ struct InputArgs {
     #[arg(long, value_name = "N")]
     max_variations: Option<usize>,
 }
-
-/// Files larger than this are not read unless `--max-bytes` says otherwise:
-/// far above any real collection, far below what would exhaust memory.
-const DEFAULT_MAX_BYTES: u64 = 1 << 30;
 
 /// Rule choices shared by `check` and `score`.
 #[derive(Args, Clone)]
@@ -156,20 +155,13 @@ struct ScoreFlags {
     handicap_bonus: Option<f64>,
     /// Whether the eyes of groups in seki count: none (Japanese Art. 8), count, or kgs (as KGS scores: an eye counts for nobody only if all the chains around it touch a seki dame). Default: kgs for KGS records, else none.
     #[arg(long, value_enum)]
-    seki_eyes: Option<SekiEyesArg>,
+    seki_eyes: Option<SekiEyes>,
     /// Who wins equal scores: draw (jigo) or white (the seed 003 rules).
     #[arg(long, value_enum, default_value = "draw")]
     ties: TiesArg,
     /// The line to score: child indices at branch points, e.g. 1 or 0,2 (default: the main line).
     #[arg(long, value_name = "PATH", value_delimiter = ',')]
     variation: Vec<u32>,
-}
-
-#[derive(Clone, Copy, ValueEnum)]
-enum SekiEyesArg {
-    None,
-    Count,
-    Kgs,
 }
 
 #[derive(Clone, Copy, PartialEq, Eq, ValueEnum)]
@@ -180,33 +172,16 @@ enum TiesArg {
 
 impl ScoreFlags {
     fn resolve(&self, rules: RuleOverrides) -> Result<ScoreOptions, Status> {
-        let dead_stones = match self.dead_stones.as_str() {
-            "auto" => DeadStones::Auto,
-            "markup" => DeadStones::Markup,
-            "estimate" => DeadStones::Estimate,
-            "none" => DeadStones::None,
-            list => {
-                let points: Result<Vec<_>, _> = list.split(',').map(|p| props::Point::parse(p.trim())).collect();
-                match points {
-                    Ok(points) => DeadStones::Points(points),
-                    Err(e) => {
-                        say!("--dead-stones {list}: {e} (auto, markup, estimate, none, or points like dd,pq)");
-                        return Err(Status::Usage);
-                    }
-                }
-            }
-        };
-        let seki_eyes = self.seki_eyes.map(|s| match s {
-            SekiEyesArg::None => SekiEyes::None,
-            SekiEyesArg::Count => SekiEyes::Count,
-            SekiEyesArg::Kgs => SekiEyes::Kgs,
-        });
+        let dead_stones = self.dead_stones.parse::<DeadStones>().map_err(|e| {
+            say!("--dead-stones {}: {e} (auto, markup, estimate, none, or points like dd,pq)", self.dead_stones);
+            Status::Usage
+        })?;
         Ok(ScoreOptions {
             rules,
             dead_stones,
             komi: self.komi,
             handicap_bonus: self.handicap_bonus,
-            seki_eyes,
+            seki_eyes: self.seki_eyes,
             ties_to_white: self.ties == TiesArg::White,
             variation: self.variation.clone(),
         })
@@ -359,6 +334,7 @@ pub fn run() -> ExitCode {
         Command::Explain(args) => explain::run(args),
         Command::Completions(args) => shell::completions(args),
         Command::Man(args) => shell::man(args),
+        Command::Export(args) => export::export(args),
     };
     match status {
         Ok(status) => ExitCode::from(status as u8),
@@ -399,7 +375,7 @@ impl InputArgs {
         };
         let mut extensions: Vec<String> = crate::formats::EXTENSIONS.iter().map(|e| e.to_string()).collect();
         extensions.extend(self.extensions.iter().map(|e| extension_name(e)));
-        let walk = Walk { extensions, hidden: self.hidden, ignore: None, shard: None, max_bytes: self.max_bytes.unwrap_or(DEFAULT_MAX_BYTES), skip_dir: None };
+        let walk = Walk { extensions, hidden: self.hidden, max_bytes: self.max_bytes.unwrap_or(batch::DEFAULT_MAX_BYTES), ..Walk::default() };
         let parse = ParseOptions { encoding, limits: sgf::Limits { max_nodes: self.max_nodes, max_variations: self.max_variations } };
         Ok(Inputs { paths: self.paths.clone(), walk, parse })
     }
@@ -553,10 +529,10 @@ fn check(args: CheckArgs, style: report::Style) -> io::Result<Status> {
                         say!("{name}: {message}");
                     }
                     io_error |= code == Code::Io;
-                    (name, failed_check(code, message))
+                    (name, FileCheck::failed(code, message))
                 }
             };
-            add_duplicates(&mut duplicates, &name, &mut check);
+            check.mark_duplicates(&name, &mut duplicates);
             run.policy.apply(&mut check.diagnostics);
             match &mut progress {
                 None => reporter.file(&name, &check),
@@ -629,30 +605,6 @@ fn report_fix(name: &str, fixed: FixResult, quiet: bool) {
         Ok(_) => {}
         Err(e) => say!("{name}: --fix: {e}"),
     }
-}
-
-/// A file that could not be checked, as a report entry of one diagnostic.
-fn failed_check(code: Code, message: String) -> FileCheck {
-    let mut d = Diagnostic::new(code, 0, message);
-    (d.line, d.column) = (1, 1);
-    FileCheck { diagnostics: vec![d], source: SourceMap::new(""), games: 0, moves: 0, fingerprints: Vec::new() }
-}
-
-/// Adds a `duplicate-game` diagnostic for each game of `check` seen earlier.
-fn add_duplicates(index: &mut DuplicateIndex, name: &str, check: &mut FileCheck) {
-    let keys: Vec<(usize, u64)> = check.fingerprints.iter().map(|f| (f.game, f.key)).collect();
-    let repeats = index.add_file(name, &keys);
-    if repeats.is_empty() {
-        return;
-    }
-    for (game, first) in repeats {
-        let Some(at) = check.fingerprints.iter().find(|f| f.game == game) else { continue };
-        let message = format!("the same game as {} (game {}), up to symmetry and colours", first.file, first.game + 1);
-        let mut d = Diagnostic::new(Code::DuplicateGame, at.offset, message).in_game(game);
-        (d.line, d.column) = (at.line, at.column);
-        check.diagnostics.push(d);
-    }
-    check.diagnostics.sort_by_key(|d| (d.offset, d.code));
 }
 
 /// Reads an input (SGF or another record format), reporting it on stderr

@@ -18,7 +18,7 @@ use serde::Serialize;
 use crate::board::{Board, Cell, Color, Pt};
 use crate::diag::{Code, Diagnostic};
 use crate::replay::{self, Position, RuleOverrides};
-use crate::rules::{HandicapBonus, Scoring};
+use crate::rules::{HandicapBonus, Rules, Scoring};
 use crate::sgf::props::{self, Point};
 use crate::sgf::{GameTree, Node, Property};
 pub use map::{MapPoint, ScoreMap};
@@ -41,8 +41,24 @@ pub enum DeadStones {
     Points(Vec<Point>),
 }
 
+impl std::str::FromStr for DeadStones {
+    type Err = props::ValueError;
+
+    /// `auto`, `markup`, `estimate`, `none`, or points like `dd,pq`.
+    fn from_str(s: &str) -> Result<DeadStones, props::ValueError> {
+        Ok(match s {
+            "auto" => DeadStones::Auto,
+            "markup" => DeadStones::Markup,
+            "estimate" => DeadStones::Estimate,
+            "none" => DeadStones::None,
+            list => DeadStones::Points(list.split(',').map(|p| Point::parse(p.trim())).collect::<Result<_, _>>()?),
+        })
+    }
+}
+
 /// Whether the eyes of chains in seki count as territory (`--seki-eyes`).
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
+#[cfg_attr(feature = "cli", derive(clap::ValueEnum))]
 #[serde(rename_all = "lowercase")]
 pub enum SekiEyes {
     /// Japanese Art. 8: the eyes of groups in seki count for nobody.
@@ -218,17 +234,25 @@ fn line_end<'a>(game: &'a GameTree, path: &[u32]) -> Option<Node<'a>> {
 }
 
 fn komi(root: Node<'_>, options: &ScoreOptions, position: &Position, diagnostics: &mut Vec<Diagnostic>) -> Komi {
-    let area = position.rules.scoring == Scoring::Area;
     if let Some(k) = options.komi {
         return Komi { points: k, stones: false, note: None };
     }
+    read_komi(root, &position.rules, diagnostics)
+}
+
+/// The komi a game is scored with under `rules`, read from the root's
+/// `KM[]`: Fox's x100 and stones scaled, Fox's `KM[0]` of even Japanese
+/// games read as the 6.5 played; 0 when absent or unreadable. What was
+/// odd is said in `diagnostics` (`missing-komi`, `komi-scaled`, `komi-assumed`).
+pub fn read_komi(root: Node<'_>, rules: &Rules, diagnostics: &mut Vec<Diagnostic>) -> Komi {
+    let area = rules.scoring == Scoring::Area;
     let zero = Komi { points: 0.0, stones: false, note: None };
     let Some(km) = root.get("KM") else {
         diagnostics.push(Diagnostic::new(Code::MissingKomi, root.offset(), "no KM[]: scored with komi 0"));
         return zero;
     };
     match komi_from_text(km.first().unwrap_or(""), area) {
-        Ok(komi) if komi.points == 0.0 && position.rules.name == "japanese" && is_fox_even_game(root) => {
+        Ok(komi) if komi.points == 0.0 && rules.name == "japanese" && is_fox_even_game(root) => {
             diagnostics.push(Diagnostic::new(
                 Code::KomiAssumed,
                 km.offset(),

@@ -232,6 +232,24 @@ impl GameTree {
         std::iter::successors(Some(self.root()), |n| n.children().next())
     }
 
+    /// The line a variation path names, root first: at each node with
+    /// several children the next index of `variation` is taken (the first
+    /// child once it runs out), as diagnostics write paths; `[]` is the main
+    /// line. `None` when an index names no child.
+    pub fn line(&self, variation: &[u32]) -> Option<Vec<Node<'_>>> {
+        let mut choices = variation.iter();
+        let mut line = vec![self.root()];
+        loop {
+            let node = line[line.len() - 1];
+            let index = match node.child_count() {
+                0 => return Some(line),
+                1 => 0,
+                _ => choices.next().copied().unwrap_or(0),
+            };
+            line.push(node.children().nth(index as usize)?);
+        }
+    }
+
     /// Byte offset of the tree's opening `(` in the decoded text.
     pub fn offset(&self) -> u32 {
         self.offset
@@ -864,6 +882,17 @@ mod tests {
         assert_eq!(ab.values().map(|v| v.text()).collect::<Vec<_>>(), ["cc", "dd"]);
         assert_eq!(var.parent().unwrap().id(), NodeId(0));
         assert_eq!(t.root().get_value("FF"), Some("4"));
+    }
+
+    #[test]
+    fn lines_follow_variation_paths() {
+        let t = small();
+        let ids = |path: &[u32]| t.line(path).map(|line| line.iter().map(|n| n.id().0).collect::<Vec<_>>());
+        assert_eq!(ids(&[]), Some(vec![0, 1, 2]));
+        assert_eq!(ids(&[1]), Some(vec![0, 3]));
+        // Indices past the last branch point are not needed, nor read.
+        assert_eq!(ids(&[0, 5]), Some(vec![0, 1, 2]));
+        assert_eq!(ids(&[2]), None);
     }
 
     #[test]
