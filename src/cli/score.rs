@@ -132,7 +132,8 @@ fn score_item(item: Item, run: &ScoreRun) -> FileScores {
         }
         Err(_) => {
             file.said.push(format!("{}: kifu failed on this file (a bug: please report it with the file)", item.name));
-            file.status = Status::Usage;
+            // As `check`'s internal-error, an error of the run.
+            file.status = Status::Problems;
             file.tally.failed += 1;
         }
     }
