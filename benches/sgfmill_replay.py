@@ -60,12 +60,16 @@ def read_list(path):
         return [os.fsdecode(line) for line in f.read().split(b"\n") if line]
 
 
-def one_run(data):
-    """One timed pass over every file. Returns (wall s, cpu s, counts)."""
+def one_run(data, from_disk=False):
+    """One timed pass over every file (`data`: their bytes, or with
+    `from_disk` their paths, read in the pass). Returns (wall s, cpu s, counts)."""
     games = moves = played = illegal = rejected = setup_rejected = 0
     cpu0 = time.thread_time()
     t0 = time.perf_counter()
     for b in data:
+        if from_disk:
+            with open(b, "rb") as f:
+                b = f.read()
         try:
             game = sgf.Sgf_game.from_bytes(b)
         except ValueError:
@@ -110,6 +114,7 @@ def main():
     ap.add_argument("--runs", type=int, default=int(os.environ.get("BENCH_RUNS", "5")))
     ap.add_argument("--json", help="write figures as JSON to this file")
     ap.add_argument("--quiet", action="store_true", help="no per-run lines on stderr")
+    ap.add_argument("--from-disk", action="store_true", help="read each file in the timed pass (for whole-process timing, benches/process.sh)")
     args = ap.parse_args()
     if args.runs < 1:
         ap.error("--runs must be positive")
@@ -126,17 +131,21 @@ def main():
         label = args.set if args.sample <= 0 else f"{args.set} sample"
 
     data = []
-    for p in paths:
-        try:
-            with open(p, "rb") as f:
-                data.append(f.read())
-        except OSError as e:
-            print(f"sgfmill bench: cannot read {p}: {e}", file=sys.stderr)
-    nbytes = sum(len(b) for b in data)
+    if args.from_disk:
+        data = paths
+        nbytes = sum(os.path.getsize(p) for p in paths)
+    else:
+        for p in paths:
+            try:
+                with open(p, "rb") as f:
+                    data.append(f.read())
+            except OSError as e:
+                print(f"sgfmill bench: cannot read {p}: {e}", file=sys.stderr)
+        nbytes = sum(len(b) for b in data)
 
     walls, cpus, counts = [], [], None
     for run in range(args.runs):
-        wall, cpu, c = one_run(data)
+        wall, cpu, c = one_run(data, args.from_disk)
         walls.append(wall)
         cpus.append(cpu)
         counts = c

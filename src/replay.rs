@@ -303,6 +303,9 @@ struct Replayer {
     state: State,
     /// Positions reached on the current line: key → move that first reached it.
     seen: Seen,
+    /// What a position's key adds to the stones' hash for the player to
+    /// move (by [`Color`] index): nothing under a positional ko rule.
+    to_move_keys: [u64; 2],
     /// Keys added to `seen`, in order, so a branch can take them back.
     history: Vec<u64>,
     /// Whether a branch point is open: keys added while none is are never
@@ -324,9 +327,14 @@ impl Replayer {
     /// A replayer expecting about `positions` positions on a line.
     fn new(rules: Rules, board: Board, diagnostics: Vec<Diagnostic>, positions: usize) -> Replayer {
         let size = BoardSize { width: board.width() as u8, height: board.height() as u8 };
+        let white = match rules.ko {
+            KoRule::Positional => 0,
+            KoRule::Simple | KoRule::Situational => board.situational_hash(Color::White) ^ board.hash(),
+        };
         Replayer {
             rules,
             size,
+            to_move_keys: [0, white],
             state: State { board, ko: None, last_mover: None, passes: 0, move_number: 0, repetition_reported: false, last_repetition: u32::MAX },
             seen: Seen::with_capacity(positions),
             history: Vec::new(),
@@ -562,13 +570,16 @@ impl Replayer {
         let Some(pt) = self.state.board.point(point.x as usize, point.y as usize) else {
             return self.off_board(color, prop);
         };
-        if self.state.board.cell(pt) != Cell::Empty {
-            return self.occupied(color, point, prop);
-        }
+        // The ko point is empty (the stone it held was just captured).
         if self.state.ko == Some((pt, color)) {
             self.ko_retaken(color, point, prop);
         }
+        // Nothing is written between this look at the point and
+        // `play_into`'s own, which then goes.
         self.captured.clear();
+        if self.state.board.cell(pt) != Cell::Empty {
+            return self.occupied(color, point, prop);
+        }
         let suicided = self.state.board.play_into(color, pt, &mut self.captured);
         self.state.ko = match self.captured.as_slice() {
             [single] if suicided == 0 && self.state.board.chain_len(pt) == 1 && self.single_liberty(pt) => Some((*single, color.opponent())),
@@ -724,12 +735,11 @@ impl Replayer {
         }
     }
 
-    /// The position key the ko rule compares.
+    /// The position key the ko rule compares (no branch on the colour,
+    /// which alternates move to move).
+    #[inline]
     fn key(&self, to_move: Color) -> u64 {
-        match self.rules.ko {
-            KoRule::Positional => self.state.board.hash(),
-            KoRule::Simple | KoRule::Situational => self.state.board.situational_hash(to_move),
-        }
+        self.state.board.hash() ^ self.to_move_keys[to_move as usize]
     }
 
     /// Records the position `key` as reached now, unless it was before.

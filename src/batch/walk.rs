@@ -122,18 +122,40 @@ impl Content {
                 let file = File::open(&path).map_err(io)?;
                 read_bounded(archive::decompress(codec, BufReader::new(file)).map_err(bad)?, max_bytes).map_err(bad)?.ok_or_else(|| too_big(max_bytes))
             }
-            Content::Path(path) => {
-                let mut file = File::open(&path).map_err(io)?;
-                let size = file.metadata().map_err(io)?.len();
-                if size > max_bytes {
-                    return Err(too_big(max_bytes));
-                }
-                let mut bytes = Vec::with_capacity(size as usize);
-                file.read_to_end(&mut bytes).map_err(io)?;
-                Ok(bytes)
-            }
+            Content::Path(path) => read_file(&path, max_bytes).map_err(io)?.ok_or_else(|| too_big(max_bytes)),
         }
     }
+}
+
+/// Reads a file whole in four system calls (open, stat, read, close):
+/// `read_to_end` would look for the size again, seek, and read once more
+/// to see the end. A read that stops at the size the file had when looked
+/// at is the end; one that fills the byte asked for beyond it finds the
+/// file grew, and the rest is read as it comes. `None` past `max_bytes`.
+fn read_file(path: &Path, max_bytes: u64) -> io::Result<Option<Vec<u8>>> {
+    let mut file = File::open(path)?;
+    let size = file.metadata()?.len();
+    if size > max_bytes {
+        return Ok(None);
+    }
+    let mut bytes = vec![0; size as usize + 1];
+    let mut len = 0;
+    loop {
+        match file.read(&mut bytes[len..]) {
+            Ok(0) => break,
+            Ok(n) => len += n,
+            Err(e) if e.kind() == io::ErrorKind::Interrupted => continue,
+            Err(e) => return Err(e),
+        }
+        if len as u64 == size || len == bytes.len() {
+            break;
+        }
+    }
+    bytes.truncate(len);
+    if len as u64 > size {
+        file.take(max_bytes + 1 - len as u64).read_to_end(&mut bytes)?;
+    }
+    Ok((bytes.len() as u64 <= max_bytes).then_some(bytes))
 }
 
 fn too_big(max_bytes: u64) -> (Code, String) {
@@ -212,14 +234,20 @@ impl Walk {
         for path in paths {
             let flow = if path.as_os_str() == "-" {
                 take(Found::Stdin)
-            } else if path.is_dir() {
-                self.walk_dir(path, &mut take)
-            } else if path.exists() {
-                let relative = path.file_name().map_or_else(|| path.clone(), PathBuf::from);
-                take(Found::File { path: path.clone(), relative })
             } else {
-                let name = path.display().to_string();
-                take(Found::Problem { name, code: Code::Io, message: "no such file or directory".into() })
+                // One look at the path, not one for each question.
+                match std::fs::metadata(path) {
+                    Ok(m) if m.is_dir() => self.walk_dir(path, &mut take),
+                    Ok(_) => {
+                        let relative = path.file_name().map_or_else(|| path.clone(), PathBuf::from);
+                        take(Found::File { path: path.clone(), relative })
+                    }
+                    Err(e) => {
+                        let name = path.display().to_string();
+                        let message = if e.kind() == io::ErrorKind::NotFound { "no such file or directory".into() } else { format!("cannot read: {e}") };
+                        take(Found::Problem { name, code: Code::Io, message })
+                    }
+                }
             };
             if flow.is_break() {
                 return;
@@ -386,6 +414,23 @@ mod tests {
         };
         assert_eq!(names(Walk::default()), ["a.sgf", "b.sgf", "sub/c.sgf"]);
         assert_eq!(names(Walk { recursive: false, ..Walk::default() }), ["a.sgf", "b.sgf"]);
+        std::fs::remove_dir_all(&dir).unwrap();
+    }
+
+    #[test]
+    fn a_file_is_read_whole_up_to_max_bytes() {
+        let dir = std::env::temp_dir().join(format!("kifu-read-file-{}", std::process::id()));
+        std::fs::create_dir_all(&dir).unwrap();
+        for len in [0, 1, 4096, 70_000] {
+            let path = dir.join(format!("{len}.sgf"));
+            let data: Vec<u8> = (0..len).map(|i| (i % 251) as u8).collect();
+            std::fs::write(&path, &data).unwrap();
+            assert_eq!(read_file(&path, len as u64).unwrap(), Some(data), "{len} bytes");
+            if len > 0 {
+                assert_eq!(read_file(&path, len as u64 - 1).unwrap(), None, "{len} bytes, one over");
+            }
+        }
+        assert!(read_file(&dir.join("absent.sgf"), 10).is_err());
         std::fs::remove_dir_all(&dir).unwrap();
     }
 

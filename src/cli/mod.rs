@@ -17,6 +17,7 @@ mod explain;
 mod export;
 mod fix;
 mod progress;
+mod score;
 mod shell;
 
 use std::io::{self, Write};
@@ -35,7 +36,7 @@ use crate::json::{self, JsonOptions};
 use crate::replay::RuleOverrides;
 use crate::report::{self, Format, Reporter, Shown};
 use crate::rules::{KoRule, Rules, Suicide};
-use crate::score::{self as scoring, DeadStones, ScoreOptions, SekiEyes};
+use crate::score::{DeadStones, ScoreOptions, SekiEyes};
 use crate::sgf::{self, ParseOptions, SourceMap, charset};
 use color::ColorChoice;
 use config::Config;
@@ -199,6 +200,15 @@ struct ScoreArgs {
     /// text, or json (one object a game, one a line; jsonl is the same).
     #[arg(long, value_enum, default_value = "text")]
     format: InfoFormat,
+    /// Threads scoring files (default: all cores). Output order does not depend on it.
+    #[arg(long, short, value_name = "N")]
+    jobs: Option<usize>,
+    /// Score only games whose line ends with two passes (skip resigned, timed-out and unfinished ones).
+    #[arg(long)]
+    finished_only: bool,
+    /// No progress bar and no summary.
+    #[arg(long, short)]
+    quiet: bool,
 }
 
 #[derive(Args)]
@@ -662,32 +672,9 @@ fn score(args: ScoreArgs, style: report::Style) -> io::Result<Status> {
         Ok(o) => o,
         Err(status) => return Ok(status),
     };
-    let mut out = io::BufWriter::new(io::stdout().lock());
-    let status = each_parsed(&inputs, |name, parsed| {
-        let mut status = Status::Clean;
-        for (index, game) in parsed.collection.games.iter().enumerate() {
-            let Some(mut scored) = scoring::score_game(game, &options) else {
-                say!("{name} (game {}): no board to score (bad SZ[])", index + 1);
-                status = status.max(Status::Problems);
-                continue;
-            };
-            parsed.source.locate_all(&mut scored.diagnostics);
-            if scored.agrees == Some(false) {
-                status = status.max(Status::Problems);
-            }
-            let scored = report::score::Scored { file: name, game: index, variation: &options.variation, score: &scored };
-            match args.format {
-                InfoFormat::Json => {
-                    serde_json::to_writer(&mut out, &report::score::json(&scored))?;
-                    writeln!(out)?;
-                }
-                InfoFormat::Text => report::score::write_text(&mut out, &scored, style)?,
-            }
-        }
-        Ok(status)
-    })?;
-    out.flush()?;
-    Ok(status)
+    let jobs = args.jobs.unwrap_or_else(|| std::thread::available_parallelism().map_or(1, |n| n.get()));
+    let run = score::ScoreRun { inputs, options, format: args.format, style, jobs, finished_only: args.finished_only, quiet: args.quiet };
+    score::run(&run)
 }
 
 fn convert(args: ConvertArgs) -> io::Result<Status> {

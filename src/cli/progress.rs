@@ -43,10 +43,15 @@ impl Progress {
         format!("{} games, {} errors", self.games, self.errors)
     }
 
-    /// One more file done.
+    /// One more file checked.
     pub fn record(&mut self, check: &FileCheck) {
-        self.games += check.games;
-        self.errors += check.diagnostics.iter().filter(|d| d.severity == Severity::Error).count();
+        self.add(check.games, check.diagnostics.iter().filter(|d| d.severity == Severity::Error).count());
+    }
+
+    /// One more file done, with its games and errors.
+    pub fn add(&mut self, games: usize, errors: usize) {
+        self.games += games;
+        self.errors += errors;
         self.bar.set_message(self.counts());
         self.bar.inc(1);
     }

@@ -77,6 +77,9 @@ pub fn write_text(out: &mut dyn Write, scored: &Scored<'_>, style: Style) -> io:
         _ => "no RE[] recorded".to_string(),
     };
     writeln!(out, "  result: {}   {verdict}", s.result)?;
+    if !s.finished {
+        writeln!(out, "  counted before the end (the line does not end with two passes): an estimate of a position in play, not a final count")?;
+    }
     let map = &s.map;
     if !s.unsure.is_empty() {
         // Named as the map names them: A-T, rows from the bottom.

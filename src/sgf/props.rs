@@ -219,6 +219,10 @@ impl PointSet {
 /// One value of a list of points: a point or a compressed rectangle
 /// `aa:cc` (corners in either order), as `(min corner, max corner)`.
 pub fn parse_point_or_rectangle(value: &str) -> Result<(Point, Point), ValueError> {
+    // Nearly every value is one point: no look for a ':'.
+    if value.len() == 2 {
+        return Point::parse(value).map(|p| (p, p));
+    }
     if value.is_empty() {
         return Err(ValueError::new(value, "empty value where a point is required"));
     }
@@ -237,14 +241,28 @@ pub fn parse_point_or_rectangle(value: &str) -> Result<(Point, Point), ValueErro
 /// is an error; use [`parse_elist_of_point`] where `FF[4]` allows one (`VW`,
 /// `DD`, `TB`, `TW`). Points come out in the order given, each once.
 pub fn parse_point_list<'a>(values: impl Iterator<Item = &'a str>) -> Result<Vec<Point>, ValueError> {
-    let mut seen = PointSet::new();
+    // A handful of points (handicap stones, a few marks) is looked up in
+    // the list itself; a point set (43 words to clear) only for more.
+    const FEW: usize = 16;
+    let mut seen: Option<PointSet> = None;
     let mut points = Vec::new();
     for value in values {
         let (lo, hi) = parse_point_or_rectangle(value)?;
         for y in lo.y..=hi.y {
             for x in lo.x..=hi.x {
                 let p = Point { x, y };
-                if seen.insert(p) {
+                let fresh = match &mut seen {
+                    Some(set) => set.insert(p),
+                    None if points.len() < FEW => !points.contains(&p),
+                    None => {
+                        let mut set = PointSet::new();
+                        points.iter().for_each(|&q| {
+                            set.insert(q);
+                        });
+                        seen.insert(set).insert(p)
+                    }
+                };
+                if fresh {
                     points.push(p);
                 }
             }
@@ -370,15 +388,20 @@ pub fn parse_number(s: &str) -> Result<i64, ValueError> {
 /// value is a whole number or a half in `f64`, as `str::parse` gives it.
 #[inline]
 fn short_real(s: &str) -> Option<f64> {
-    let (int, half) = match s.as_bytes() {
-        [int @ .., b'.', b'5'] => (int, 0.5),
-        int => (int, 0.0),
+    // Up to four digits, then up to two after a point (`6.5`, KGS's `6.50`).
+    let b = s.as_bytes();
+    let dot = [2, 3].into_iter().find(|&k| b.len() > k && b[b.len() - k] == b'.').map(|k| b.len() - k);
+    let (int, frac) = match dot {
+        Some(i) => (&b[..i], &b[i + 1..]),
+        None => (b, &b[..0]),
     };
-    if int.is_empty() || int.len() > 4 || !int.iter().all(u8::is_ascii_digit) {
+    if int.is_empty() || int.len() > 4 || !int.iter().chain(frac).all(u8::is_ascii_digit) {
         return None;
     }
-    let n = int.iter().fold(0u32, |n, &d| n * 10 + u32::from(d - b'0'));
-    Some(f64::from(n) + half)
+    let n = int.iter().chain(frac).fold(0u32, |n, &d| n * 10 + u32::from(d - b'0'));
+    // Both exact, so the quotient is the correctly rounded value of the
+    // decimal, as `str::parse` gives.
+    Some(f64::from(n) / [1.0, 10.0, 100.0][frac.len()])
 }
 
 /// Reads a Real: a Number optionally followed by `.` and digits (`6.5`,
@@ -1043,8 +1066,10 @@ mod tests {
 
     #[test]
     fn short_readings_agree_with_the_general_ones() {
-        let cases =
-            ["0", "7", "19", "07", "00", "99", "6.5", "0.5", "375", "1000.5", "9999", "12345", "6.", ".5", "6.50", "a", "", "1a", "-1", "+2", " 3", "5.5 "];
+        let cases = [
+            "0", "7", "19", "07", "00", "99", "6.5", "0.5", "375", "1000.5", "9999", "12345", "6.", ".5", "6.50", "0.50", "0.25", "7.05", "9999.99", "3.141",
+            "1.2.3", "6..5", "a", "", "1a", "-1", "+2", " 3", "5.5 ",
+        ];
         for s in cases {
             if let Some(n) = short_number(s) {
                 assert_eq!(parse_number_text(s.trim()).ok(), Some(n), "{s}");
@@ -1055,6 +1080,7 @@ mod tests {
         }
         assert_eq!(short_number("19"), Some(19));
         assert_eq!(short_real("6.5"), Some(6.5));
+        assert_eq!(short_real("5.50"), Some(5.5));
         assert_eq!(short_real("12345"), None);
     }
 

@@ -1,0 +1,236 @@
+//! `kifu score` over many inputs, on the batch layer `check` runs on: the
+//! same walk (folders, archives, standard input), `--jobs` workers with
+//! the output in input order, the progress bar and a summary. A worker
+//! reads, parses, scores and renders a file; the calling thread only
+//! writes what it is handed.
+
+use std::io::{self, Write};
+use std::ops::ControlFlow;
+use std::time::{Duration, Instant};
+
+use super::progress::Progress;
+use super::{InfoFormat, Inputs, Status, parse_input};
+use crate::batch::{self, Item};
+use crate::diag::Code;
+use crate::report;
+use crate::score::{self as scoring, ScoreOptions};
+use crate::sgf::GameTree;
+use crate::sgf::props::{self, Move};
+
+/// Everything `score` needs, resolved from the flags.
+pub(super) struct ScoreRun {
+    pub inputs: Inputs,
+    pub options: ScoreOptions,
+    pub format: InfoFormat,
+    pub style: report::Style,
+    pub jobs: usize,
+    /// Skip games whose line does not end with two passes.
+    pub finished_only: bool,
+    /// No progress bar, no summary.
+    pub quiet: bool,
+}
+
+/// Games of a run, by what the recount said of them.
+#[derive(Default)]
+struct Tally {
+    files: usize,
+    games: usize,
+    agree: usize,
+    disagree: usize,
+    /// Scored, with no margin in `RE[]` to compare (a resignation, no `RE`).
+    uncompared: usize,
+    /// Scored from a position before the end (no two passes).
+    mid_game: usize,
+    /// Left out by `--finished-only`.
+    skipped: usize,
+    /// Not scored: no board, or the file could not be read.
+    failed: usize,
+}
+
+impl Tally {
+    fn add(&mut self, other: &Tally) {
+        self.files += other.files;
+        self.games += other.games;
+        self.agree += other.agree;
+        self.disagree += other.disagree;
+        self.uncompared += other.uncompared;
+        self.mid_game += other.mid_game;
+        self.skipped += other.skipped;
+        self.failed += other.failed;
+    }
+}
+
+/// One input scored and rendered, waiting for its turn to be written.
+struct FileScores {
+    /// The games' output, in the chosen format.
+    out: Vec<u8>,
+    /// What is said on standard error, escaped when said.
+    said: Vec<String>,
+    status: Status,
+    tally: Tally,
+}
+
+pub(super) fn run(run: &ScoreRun) -> io::Result<Status> {
+    let started = Instant::now();
+    let mut out = io::BufWriter::new(io::stdout().lock());
+    let mut progress = Progress::start(run.quiet);
+    let (mut status, mut tally) = (Status::Clean, Tally::default());
+    std::thread::scope(|scope| -> io::Result<()> {
+        if let Some(bar) = progress.as_ref().map(|p| p.bar().clone()) {
+            scope.spawn(move || bar.set_length(run.inputs.walk.count(&run.inputs.paths) as u64));
+        }
+        let produce = |f: &mut dyn FnMut(Item) -> ControlFlow<()>| run.inputs.walk.for_each(&run.inputs.paths, f);
+        let deliver = |file: FileScores| {
+            status = status.max(file.status);
+            tally.add(&file.tally);
+            let mut write = |flush: bool| {
+                for message in &file.said {
+                    say!("{message}");
+                }
+                out.write_all(&file.out)?;
+                if flush { out.flush() } else { Ok(()) }
+            };
+            match &mut progress {
+                None => write(false),
+                Some(progress) => {
+                    progress.add(file.tally.games, file.tally.failed + file.tally.disagree);
+                    progress.suspend(|| write(true))
+                }
+            }
+        };
+        batch::ordered_map(run.jobs, produce, |item| score_item(item, run), deliver)
+    })?;
+    if let Some(progress) = progress {
+        progress.finish();
+    }
+    out.flush()?;
+    if !run.quiet {
+        say!("{}", summary(&tally, run.finished_only, started.elapsed()));
+    }
+    Ok(status)
+}
+
+/// Reads, parses, scores and renders one input (on a worker thread); a
+/// panic is said as kifu's failure on the file, and the others go on.
+fn score_item(item: Item, run: &ScoreRun) -> FileScores {
+    let mut file = FileScores { out: Vec::new(), said: Vec::new(), status: Status::Clean, tally: Tally { files: 1, ..Tally::default() } };
+    let bytes = match item.content.read(run.inputs.walk.max_bytes) {
+        Ok(bytes) => bytes,
+        Err((code, message)) => {
+            file.said.push(format!("{}: {message}", item.name));
+            file.status = if code == Code::Io { Status::Usage } else { Status::Problems };
+            file.tally.failed += 1;
+            return file;
+        }
+    };
+    let scored = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| score_file(&item.name, &bytes, run, &mut file)));
+    match scored {
+        Ok(Ok(())) => {}
+        Ok(Err(e)) => {
+            file.said.push(format!("{}: {e}", item.name));
+            file.status = Status::Usage;
+        }
+        Err(_) => {
+            file.said.push(format!("{}: kifu failed on this file (a bug: please report it with the file)", item.name));
+            // As `check`'s internal-error, an error of the run.
+            file.status = Status::Problems;
+            file.tally.failed += 1;
+        }
+    }
+    file
+}
+
+fn score_file(name: &str, bytes: &[u8], run: &ScoreRun, file: &mut FileScores) -> io::Result<()> {
+    // `parse_input` says on stderr itself why a file holds no game.
+    let Some(parsed) = parse_input(name, bytes, &run.inputs.parse) else {
+        file.status = Status::Problems;
+        file.tally.failed += 1;
+        return Ok(());
+    };
+    for (index, game) in parsed.collection.games.iter().enumerate() {
+        if run.finished_only && !ends_with_two_passes(game, &run.options.variation) {
+            file.tally.skipped += 1;
+            continue;
+        }
+        let Some(mut scored) = scoring::score_game(game, &run.options) else {
+            file.said.push(format!("{name} (game {}): no board to score (bad SZ[])", index + 1));
+            file.status = file.status.max(Status::Problems);
+            file.tally.failed += 1;
+            continue;
+        };
+        parsed.source.locate_all(&mut scored.diagnostics);
+        let tally = &mut file.tally;
+        tally.games += 1;
+        tally.mid_game += usize::from(!scored.finished);
+        match scored.agrees {
+            Some(true) => tally.agree += 1,
+            Some(false) => {
+                tally.disagree += 1;
+                file.status = file.status.max(Status::Problems);
+            }
+            None => tally.uncompared += 1,
+        }
+        let scored = report::score::Scored { file: name, game: index, variation: &run.options.variation, score: &scored };
+        match run.format {
+            InfoFormat::Json => {
+                serde_json::to_writer(&mut file.out, &report::score::json(&scored))?;
+                writeln!(file.out)?;
+            }
+            InfoFormat::Text => report::score::write_text(&mut file.out, &scored, run.style)?,
+        }
+    }
+    Ok(())
+}
+
+/// `score: 847 files, 850 games in 1.20 s: 160 agree with RE[], 3 disagree,
+/// 687 with no margin to compare; 690 counted before the end (no two
+/// passes: an estimate)`.
+fn summary(t: &Tally, finished_only: bool, elapsed: Duration) -> String {
+    let plural = |n: usize, what: &str| format!("{n} {what}{}", if n == 1 { "" } else { "s" });
+    let mut s = format!(
+        "score: {}, {} in {:.2} s: {} agree with RE[], {} disagree, {} with no margin to compare",
+        plural(t.files, "file"),
+        plural(t.games, "game"),
+        elapsed.as_secs_f64(),
+        t.agree,
+        t.disagree,
+        t.uncompared
+    );
+    if t.mid_game > 0 {
+        s += &format!("; {} counted before the end (no two passes: an estimate, not a final count)", t.mid_game);
+    }
+    if finished_only {
+        s += &format!("; {} skipped by --finished-only", plural(t.skipped, "unfinished game"));
+    }
+    if t.failed > 0 {
+        s += &format!("; {} not scored", t.failed);
+    }
+    s
+}
+
+/// Whether the line `score` counts (the main line, or `--variation`'s
+/// choices at branch points) ends with two passes in a row: looked at
+/// before any replay, so that `--finished-only` costs nothing on the games
+/// it skips.
+fn ends_with_two_passes(game: &GameTree, variation: &[u32]) -> bool {
+    let mut node = game.root();
+    let Ok(size) = props::board_size(node) else { return false };
+    let mut choices = variation.iter();
+    let mut passes = 0;
+    loop {
+        for id in ["B", "W"] {
+            if let Some(value) = node.get_value(id) {
+                passes = if matches!(props::parse_move(value, size), Ok(Move::Pass)) { passes + 1 } else { 0 };
+            }
+        }
+        let index = match node.child_count() {
+            0 => return passes >= 2,
+            1 => 0,
+            _ => choices.next().copied().unwrap_or(0),
+        };
+        match node.children().nth(index as usize) {
+            Some(child) => node = child,
+            None => return false,
+        }
+    }
+}
