@@ -110,6 +110,14 @@ impl Item {
 }
 
 impl Content {
+    /// The file on disk the item is read from, if it is one.
+    pub fn path(&self) -> Option<&Path> {
+        match self {
+            Content::Path(path) | Content::Compressed(path, _) => Some(path),
+            _ => None,
+        }
+    }
+
     /// The bytes of the item, read whole (`max_bytes` bounds it).
     pub fn read(self, max_bytes: u64) -> Result<Vec<u8>, (Code, String)> {
         let io = |e: io::Error| (Code::Io, format!("cannot read: {e}"));

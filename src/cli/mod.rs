@@ -16,6 +16,7 @@ mod config;
 mod explain;
 mod export;
 mod fix;
+mod output;
 mod progress;
 mod score;
 mod shell;
@@ -466,7 +467,13 @@ impl CheckArgs {
         let timeout = self.timeout()?;
         let options = CheckOptions { parse: inputs.parse, rules, score, fingerprints, timeout };
         let jobs = self.jobs.unwrap_or_else(|| std::thread::available_parallelism().map_or(1, |n| n.get()));
-        let fix = self.output.clone().filter(|_| self.fix).map(|out| FixTarget::new(out, &inputs.paths));
+        let fix = match self.output.clone().filter(|_| self.fix).map(|out| FixTarget::new(out, &inputs.paths)).transpose() {
+            Ok(fix) => fix,
+            Err(e) => {
+                say!("--fix {e}");
+                return Err(Status::Usage);
+            }
+        };
         if let Some(folder) = fix.as_ref().and_then(FixTarget::folder) {
             // Repaired copies written under an input folder are not inputs.
             let _ = std::fs::create_dir_all(folder);
@@ -492,6 +499,10 @@ impl CheckArgs {
 
 /// Where `--fix` wrote a file and what it changed, or why it could not.
 type FixResult = Result<(PathBuf, Vec<String>), String>;
+
+/// Where `--fix` is to write an item's copy, or why it is not to: decided
+/// in input order, before the item is checked.
+type FixPlan = Result<PathBuf, String>;
 
 /// What checking one item gave.
 enum Outcome {
@@ -524,12 +535,22 @@ fn check(args: CheckArgs, style: report::Style) -> io::Result<Status> {
             let run = &run;
             scope.spawn(move || bar.set_length(run.inputs.walk.count(&run.inputs.paths) as u64));
         }
-        let produce = |f: &mut dyn FnMut(Item) -> ControlFlow<()>| run.inputs.walk.for_each(&run.inputs.paths, f);
+        let mut claimed = output::Claimed::default();
+        let produce = |f: &mut dyn FnMut((Item, Option<FixPlan>)) -> ControlFlow<()>| {
+            run.inputs.walk.for_each(&run.inputs.paths, &mut |item| {
+                let plan = run.fix.as_ref().map(|fix| claimed.claim(fix.path_for(&item.relative), item.content.path()));
+                f((item, plan))
+            })
+        };
         let deliver = |outcome: Outcome| {
             let (name, mut check) = match outcome {
                 Outcome::Checked { name, check, fixed } => {
                     if let Some(fixed) = fixed {
                         report_fix(&name, fixed, args.quiet);
+                    }
+                    if let Some(why) = no_game(&check.diagnostics) {
+                        // Also on stderr, as from every command.
+                        say!("{name}: not an SGF file: {}", why.message);
                     }
                     (name, check)
                 }
@@ -552,7 +573,7 @@ fn check(args: CheckArgs, style: report::Style) -> io::Result<Status> {
                 }
             }
         };
-        batch::ordered_map(run.jobs, produce, |item| check_item(item, &run), deliver)
+        batch::ordered_map(run.jobs, produce, |(item, plan)| check_item(item, plan, &run), deliver)
     })?;
     if let Some(progress) = progress {
         progress.finish();
@@ -567,13 +588,11 @@ fn check(args: CheckArgs, style: report::Style) -> io::Result<Status> {
     })
 }
 
-/// Reads and checks one item (on a worker thread); a panic becomes an
-/// `internal-error` so the other files are still checked.
-fn check_item(item: Item, run: &CheckRun) -> Outcome {
-    let Item { name, relative, content } = item;
-    let is_input = |path: &Path| matches!(&content, Content::Path(p) | Content::Compressed(p, _) if fix::same_file(p, path));
-    let target = run.fix.as_ref().map(|fix| fix.path_for(&relative)).filter(|target| !is_input(target));
-    let refused = run.fix.is_some() && target.is_none();
+/// Reads and checks one item (on a worker thread), and writes its repaired
+/// copy where `plan` says; a panic becomes an `internal-error` so the other
+/// files are still checked.
+fn check_item(item: Item, plan: Option<FixPlan>, run: &CheckRun) -> Outcome {
+    let Item { name, content, .. } = item;
     let bytes = match content.read(run.inputs.walk.max_bytes) {
         Ok(bytes) => bytes,
         Err((code, message)) => return Outcome::Failed { name, code, message },
@@ -585,21 +604,23 @@ fn check_item(item: Item, run: &CheckRun) -> Outcome {
             // do not hold it until printing otherwise.
             check.source = SourceMap::new("");
         }
-        let fixed = target.map(|target| write_fixed(&bytes, &name, &target, &run.options.parse));
+        let fixed = plan.map(|plan| plan.and_then(|target| write_fixed(&bytes, &name, &target, &run.options.parse)));
         (check, fixed)
     }));
     match checked {
-        Ok((check, fixed)) => {
-            let fixed = if refused { Some(Err("refusing to write over the input".to_string())) } else { fixed };
-            Outcome::Checked { name, check, fixed }
-        }
+        Ok((check, fixed)) => Outcome::Checked { name, check, fixed },
         Err(_) => Outcome::Failed { name, code: Code::InternalError, message: "kifu failed on this file (a bug: please report it with the file)".into() },
     }
 }
 
+/// Writes the repaired copy of a file that holds a game; a file that holds
+/// none gets no copy.
 fn write_fixed(bytes: &[u8], name: &str, target: &Path, parse: &ParseOptions) -> FixResult {
     let repaired = fix::repair(bytes, name, parse);
-    match fix::write_atomically(target, repaired.text.as_bytes()) {
+    if let Some(why) = repaired.no_game {
+        return Err(format!("no copy written: the file holds no game ({why})"));
+    }
+    match output::replace(target, repaired.text.as_bytes()) {
         Ok(()) => Ok((target.to_path_buf(), repaired.changes)),
         Err(e) => Err(format!("cannot write {}: {e}", target.display())),
     }
@@ -622,13 +643,18 @@ fn report_fix(name: &str, fixed: FixResult, quiet: bool) {
 fn parse_input(name: &str, bytes: &[u8], options: &ParseOptions) -> Option<sgf::Parsed> {
     let parsed = crate::formats::read(bytes, name, options);
     if parsed.collection.games.is_empty() {
-        let why = parsed.diagnostics.first().map_or("no game found".to_string(), |d| d.message.clone());
+        let why = no_game(&parsed.diagnostics).map_or("no game found", |d| d.message.as_str());
         // The other formats' messages name the format already.
         let what = if crate::formats::detect(bytes, name) == crate::formats::Format::Sgf { "not an SGF file: " } else { "" };
         say!("{name}: {what}{why}");
         return None;
     }
     Some(parsed)
+}
+
+/// The diagnostic saying a file holds no game (`not-sgf`, `empty-file`).
+fn no_game(diagnostics: &[Diagnostic]) -> Option<&Diagnostic> {
+    diagnostics.iter().find(|d| matches!(d.code, Code::NotSgf | Code::EmptyFile))
 }
 
 fn info(args: InfoArgs) -> io::Result<Status> {
@@ -682,38 +708,62 @@ fn convert(args: ConvertArgs) -> io::Result<Status> {
         Ok(i) => i,
         Err(status) => return Ok(status),
     };
-    let many = inputs.walk.count(&inputs.paths) > 1;
-    let mut text = String::new();
+    if args.positions && args.to == ConvertTarget::Sgf {
+        say!("--positions adds positions to JSON; it has no meaning with --to sgf");
+        return Ok(Status::Usage);
+    }
+    let folder = args.output.as_deref().filter(|out| output::names_folder(out));
+    let one_file = args.output.as_deref().filter(|_| folder.is_none());
     let mut clash = false;
+    // Several inputs into one output make JSON Lines; one a JSON document.
+    let pretty = folder.is_some() || inputs.walk.count(&inputs.paths) <= 1;
+    let extension = if args.to == ConvertTarget::Json { "json" } else { "sgf" };
+    let mut text = String::new();
+    let mut claimed = output::Claimed::default();
     let status = inputs.each_read(|item, bytes| {
-        clash |= args.output.as_deref().is_some_and(|out| fix::same_file(Path::new(&item.name), out));
+        let input = item.content.path();
+        clash |= one_file.zip(input).is_some_and(|(out, input)| output::same_file(input, out));
         let converted = match args.to {
-            ConvertTarget::Json => to_json(&item.name, &bytes, &inputs.parse, args.positions, many),
+            ConvertTarget::Json => to_json(&item.name, &bytes, &inputs.parse, args.positions, pretty),
             ConvertTarget::Sgf => to_sgf(&item.name, &bytes, &inputs.parse),
         };
-        match converted {
-            Some(s) => text.push_str(&s),
-            None => return Ok(Status::Problems),
+        let Some(converted) = converted else { return Ok(Status::Problems) };
+        let Some(folder) = folder else {
+            text.push_str(&converted);
+            return Ok(Status::Clean);
+        };
+        // A folder: one output per input, where its repaired copy would go.
+        let written = claimed.claim(folder.join(item.relative.with_extension(extension)), input).and_then(|target| {
+            output::replace(&target, converted.as_bytes()).map_err(|e| format!("cannot write {}: {e}", target.display()))
+        });
+        match written {
+            Ok(()) => Ok(Status::Clean),
+            Err(e) => {
+                say!("{}: {e}", item.name);
+                Ok(Status::Usage)
+            }
         }
-        Ok(Status::Clean)
     })?;
-    match &args.output {
+    match one_file {
         Some(path) if clash => {
             say!("refusing to write {}: it is one of the inputs", path.display());
             return Ok(Status::Usage);
         }
-        Some(path) => fix::write_atomically(path, text.as_bytes()).map_err(|e| io::Error::new(e.kind(), format!("{}: {e}", path.display())))?,
-        None => io::stdout().lock().write_all(text.as_bytes())?,
+        // Only a complete result replaces an output.
+        Some(path) if status != Status::Clean => say!("{} not written: not every input could be converted", path.display()),
+        Some(path) => output::replace(path, text.as_bytes()).map_err(|e| io::Error::new(e.kind(), format!("{}: {e}", path.display())))?,
+        None if folder.is_none() => io::stdout().lock().write_all(text.as_bytes())?,
+        None => {}
     }
     Ok(status)
 }
 
 /// One input as a JSON document: pretty for a single file, one line each
 /// (JSON Lines) for many.
-fn to_json(name: &str, bytes: &[u8], options: &ParseOptions, positions: bool, many: bool) -> Option<String> {
+fn to_json(name: &str, bytes: &[u8], options: &ParseOptions, positions: bool, pretty: bool) -> Option<String> {
     let parsed = parse_input(name, bytes, options)?;
     report_errors(name, &parsed.diagnostics);
-    let json_options = JsonOptions { positions, pretty: !many };
+    let json_options = JsonOptions { positions, pretty };
     let mut doc = json::to_json(name, &parsed, &json_options);
     doc.push('\n');
     Some(doc)
@@ -721,19 +771,25 @@ fn to_json(name: &str, bytes: &[u8], options: &ParseOptions, positions: bool, ma
 
 /// One input (kifu JSON, JSON Lines, or SGF) written as UTF-8 SGF.
 fn to_sgf(name: &str, bytes: &[u8], options: &ParseOptions) -> Option<String> {
-    let is_json = bytes.iter().find(|b| !b.is_ascii_whitespace()) == Some(&b'{');
+    // JSON by its name, or by its first character (standard input).
+    let lower = name.to_ascii_lowercase();
+    let is_json = lower.ends_with(".json") || lower.ends_with(".jsonl") || matches!(bytes.iter().find(|b| !b.is_ascii_whitespace()), Some(b'{' | b'['));
     let collection = if is_json {
         let text = match std::str::from_utf8(bytes) {
             Ok(t) => t,
             Err(e) => {
-                say!("{name}: JSON input is not UTF-8: {e}");
+                say!("{name}: invalid JSON: not UTF-8: {e}");
                 return None;
             }
         };
         match json::from_json_lines(text) {
+            Ok(docs) if docs.is_empty() => {
+                say!("{name}: invalid JSON: no kifu/1 document in it");
+                return None;
+            }
             Ok(docs) => sgf::Collection { games: docs.into_iter().flat_map(|d| d.collection.games).collect() },
             Err(e) => {
-                say!("{name}: {e}");
+                say!("{name}: invalid JSON (kifu/1 documents expected): {e}");
                 return None;
             }
         }
