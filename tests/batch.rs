@@ -250,3 +250,31 @@ fn timeout_per_file_names_the_games_not_checked() {
     assert_eq!(out.status.code(), Some(1));
     kifu().args(["check", "--timeout-per-file", "0", "fixtures/example-game.sgf"]).assert().code(2);
 }
+
+#[test]
+fn a_file_named_twice_or_reached_through_a_link_is_checked_once() {
+    let dir = tempfile::tempdir().unwrap();
+    let file = dir.path().join("games/one.sgf");
+    write(dir.path(), "games/one.sgf", &game(40, ""));
+    let run = |paths: &[&Path]| {
+        let out = kifu().args(["check", "--format", "jsonl"]).args(paths).output().unwrap();
+        let (rows, summary) = jsonl(&out.stdout);
+        assert!(rows.iter().all(|r| r["code"] != "duplicate-game"), "{paths:?}: {rows:?}");
+        summary["files"].as_u64()
+    };
+    let games = dir.path().join("games");
+    assert_eq!(run(&[&file, &file]), Some(1));
+    assert_eq!(run(&[&games, &file]), Some(1));
+    #[cfg(unix)]
+    {
+        std::os::unix::fs::symlink(&file, games.join("link.sgf")).unwrap();
+        std::os::unix::fs::symlink(&games, dir.path().join("linked-games")).unwrap();
+        assert_eq!(run(&[&games]), Some(1));
+        assert_eq!(run(&[dir.path()]), Some(1));
+        assert_eq!(run(&[&dir.path().join("linked-games/link.sgf"), &games]), Some(1));
+    }
+    // A real copy is another file: a duplicate game, reported.
+    write(dir.path(), "games/copy.sgf", &game(40, ""));
+    let out = kifu().args(["check", "--format", "jsonl"]).arg(&games).output().unwrap();
+    assert!(jsonl(&out.stdout).0.iter().any(|r| r["code"] == "duplicate-game"));
+}

@@ -86,13 +86,9 @@ fn fix_output_is_canonical_ff4() {
     let input = dir.path().join("old.sgf");
     fs::write(&input, "(;GaMe[1]FF[3]AddBlack[aa]Comment[hi];Black[cc])").unwrap();
     let out = dir.path().join("fixed.sgf");
-    kifu()
-        .args(["check", "--fix", "-o"])
-        .arg(&out)
-        .arg(&input)
-        .assert()
-        .code(0)
-        .stderr(predicate::str::contains("old-identifier at 1:15: 'AddBlack' -> 'AB'").and(predicate::str::contains("file-format at 1:10: 'FF[3]' -> 'FF[4]'")));
+    kifu().args(["check", "--fix", "-o"]).arg(&out).arg(&input).assert().code(0).stderr(
+        predicate::str::contains("old-identifier at 1:15: 'AddBlack' -> 'AB'").and(predicate::str::contains("file-format at 1:10: 'FF[3]' -> 'FF[4]'")),
+    );
     assert_eq!(fs::read_to_string(&out).unwrap(), "(;GM[1]FF[4]CA[UTF-8]AB[aa]C[hi];B[cc])\n");
     // The copy reads back with no old identifier.
     kifu().args(["check", "--format", "json"]).arg(&out).assert().code(0).stdout(predicate::str::contains("old-identifier").not());

@@ -189,9 +189,18 @@ fn kind_of(path: &Path) -> Option<Kind> {
 
 /// What the walk finds before anything is opened.
 enum Found {
-    File { path: PathBuf, relative: PathBuf },
+    /// `canonical`: the file's own path, links resolved, to take it once.
+    File {
+        path: PathBuf,
+        relative: PathBuf,
+        canonical: PathBuf,
+    },
     Stdin,
-    Problem { name: String, code: Code, message: String },
+    Problem {
+        name: String,
+        code: Code,
+        message: String,
+    },
 }
 
 impl Walk {
@@ -201,7 +210,7 @@ impl Walk {
         self.visit(paths, &mut |found| match found {
             Found::Stdin => f(Item { name: "-".into(), relative: "stdin.sgf".into(), content: Content::Stdin }),
             Found::Problem { name, code, message } => f(Item::problem(name, code, message)),
-            Found::File { path, relative } => {
+            Found::File { path, relative, .. } => {
                 let name = path.display().to_string();
                 match kind_of(&path) {
                     Some(Kind::Archive(kind)) => self.archive_members(&path, kind, &relative, f),
@@ -231,10 +240,17 @@ impl Walk {
     }
 
     /// The walk itself: each file, archive, `-` or problem, numbered for
-    /// the shard in walk order.
+    /// the shard in walk order. A file named twice, or reached again
+    /// through a symbolic link, is taken the first time only.
     fn visit(&self, paths: &[PathBuf], f: &mut dyn FnMut(Found) -> ControlFlow<()>) {
         let mut k = 0;
+        let mut seen = Seen::default();
         let mut take = |found: Found| {
+            if let Found::File { canonical, .. } = &found {
+                if !seen.first_time(canonical) {
+                    return ControlFlow::Continue(());
+                }
+            }
             let taken = self.shard.is_none_or(|s| s.takes(k));
             k += 1;
             if taken { f(found) } else { ControlFlow::Continue(()) }
@@ -248,7 +264,9 @@ impl Walk {
                     Ok(m) if m.is_dir() => self.walk_dir(path, &mut take),
                     Ok(_) => {
                         let relative = path.file_name().map_or_else(|| path.clone(), PathBuf::from);
-                        take(Found::File { path: path.clone(), relative })
+                        // Only another named path can lead to the file again.
+                        let canonical = if paths.len() > 1 { std::fs::canonicalize(path).unwrap_or_else(|_| path.clone()) } else { path.clone() };
+                        take(Found::File { path: path.clone(), relative, canonical })
                     }
                     Err(e) => {
                         let name = path.display().to_string();
@@ -268,11 +286,29 @@ impl Walk {
         let depth = if self.recursive { usize::MAX } else { 1 };
         let walker = walkdir::WalkDir::new(dir).follow_links(true).max_depth(depth).sort_by_file_name().into_iter();
         let walker = walker.filter_entry(|e| e.depth() == 0 || (self.hidden || !is_hidden(e)) && !self.ignored(&absolute_dir, dir, e) && !self.skipped(e));
+        // The canonical path of a file is the folder's and its relative
+        // path, unless a link leads to it: resolving every path would cost
+        // a system call per file.
+        let canonical_dir = std::fs::canonicalize(dir).unwrap_or_else(|_| absolute_dir.clone());
+        let mut linked_folder_depth: Option<usize> = None;
         for entry in walker {
+            if let Ok(e) = &entry {
+                if linked_folder_depth.is_some_and(|depth| e.depth() <= depth) {
+                    linked_folder_depth = None;
+                }
+                if e.depth() > 0 && e.path_is_symlink() && e.file_type().is_dir() && linked_folder_depth.is_none() {
+                    linked_folder_depth = Some(e.depth());
+                }
+            }
             let found = match entry {
                 Ok(e) if e.file_type().is_file() && self.wanted(e.path()) => {
                     let relative = e.path().strip_prefix(dir).unwrap_or(e.path()).to_path_buf();
-                    Found::File { path: e.into_path(), relative }
+                    let canonical = if linked_folder_depth.is_some() || e.path_is_symlink() {
+                        std::fs::canonicalize(e.path()).unwrap_or_else(|_| e.path().to_path_buf())
+                    } else {
+                        canonical_dir.join(&relative)
+                    };
+                    Found::File { path: e.into_path(), relative, canonical }
                 }
                 Ok(_) => continue,
                 Err(e) => walk_problem(dir, &e),
@@ -364,6 +400,25 @@ impl Walk {
             }
         }
         Ok(ControlFlow::Continue(()))
+    }
+}
+
+/// The files a walk has taken, by a 128-bit hash of their canonical path
+/// (about 20 bytes a file).
+#[derive(Default)]
+struct Seen(std::collections::HashSet<u128>);
+
+impl Seen {
+    /// Whether this is the first time the walk meets the file.
+    fn first_time(&mut self, canonical: &Path) -> bool {
+        use std::hash::{DefaultHasher, Hash, Hasher};
+        let half = |salt: u64| {
+            let mut h = DefaultHasher::new();
+            salt.hash(&mut h);
+            canonical.hash(&mut h);
+            h.finish()
+        };
+        self.0.insert(u128::from(half(0)) << 64 | u128::from(half(1)))
     }
 }
 

@@ -30,11 +30,7 @@ impl FixTarget {
             [only] if !folder && (only.is_dir() || crate::batch::is_archive(only)) => Ok(FixTarget { out, single_file: false }),
             [_] => Ok(FixTarget { single_file: !folder, out }),
             _ if folder => Ok(FixTarget { out, single_file: false }),
-            _ => Err(format!(
-                "-o {}: {} inputs need an output folder (an existing one, or a path ending in '/')",
-                out.display(),
-                inputs.len()
-            )),
+            _ => Err(format!("-o {}: {} inputs need an output folder (an existing one, or a path ending in '/')", out.display(), inputs.len())),
         }
     }
 
@@ -103,7 +99,10 @@ pub fn repair(bytes: &[u8], name: &str, options: &ParseOptions) -> Repaired {
     if changes.is_empty() && text.as_bytes() != bytes {
         changes.push("rewritten in canonical form".into());
     }
-    let no_game = collection.games.is_empty().then(|| parsed.diagnostics.iter().find(|d| matches!(d.code, Code::NotSgf | Code::EmptyFile)).map_or("not-sgf", |d| d.code.name()).to_string());
+    let no_game = collection
+        .games
+        .is_empty()
+        .then(|| parsed.diagnostics.iter().find(|d| matches!(d.code, Code::NotSgf | Code::EmptyFile)).map_or("not-sgf", |d| d.code.name()).to_string());
     Repaired { text, no_game, changes }
 }
 

@@ -733,9 +733,9 @@ fn convert(args: ConvertArgs) -> io::Result<Status> {
             return Ok(Status::Clean);
         };
         // A folder: one output per input, where its repaired copy would go.
-        let written = claimed.claim(folder.join(item.relative.with_extension(extension)), input).and_then(|target| {
-            output::replace(&target, converted.as_bytes()).map_err(|e| format!("cannot write {}: {e}", target.display()))
-        });
+        let written = claimed
+            .claim(folder.join(item.relative.with_extension(extension)), input)
+            .and_then(|target| output::replace(&target, converted.as_bytes()).map_err(|e| format!("cannot write {}: {e}", target.display())));
         match written {
             Ok(()) => Ok(Status::Clean),
             Err(e) => {
