@@ -69,7 +69,10 @@ impl FileCheck {
             return;
         }
         for (game, first) in repeats {
-            let Some(at) = self.fingerprints.iter().find(|f| f.game == game) else { continue };
+            // Fingerprints are in game order: a search per repeat, not a scan
+            // (a collection of many copies of one game has as many repeats).
+            let Ok(i) = self.fingerprints.binary_search_by_key(&game, |f| f.game) else { continue };
+            let at = &self.fingerprints[i];
             let message = format!("the same game as {} (game {}), up to symmetry and colours", first.file, first.game + 1);
             let mut d = Diagnostic::new(Code::DuplicateGame, at.offset, message).in_game(game);
             (d.line, d.column) = (at.line, at.column);
