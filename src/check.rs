@@ -33,6 +33,7 @@ pub struct FileCheck {
     pub diagnostics: Vec<Diagnostic>,
     /// The decoded text, for source snippets.
     pub source: SourceMap,
+    /// Games checked (all of the file's, unless the timeout stopped it).
     pub games: usize,
     /// B/W move properties in all games and variations.
     pub moves: usize,
@@ -95,6 +96,7 @@ pub fn check_record(bytes: &[u8], name: &str, options: &CheckOptions) -> FileChe
     let parsed = formats::read(bytes, name, &options.parse);
     let mut diagnostics = parsed.diagnostics;
     let mut moves = 0;
+    let mut games = 0;
     let mut fingerprints = Vec::new();
     for (index, game) in parsed.collection.games.iter().enumerate() {
         if deadline.is_some_and(|d| Instant::now() >= d) {
@@ -121,10 +123,11 @@ pub fn check_record(bytes: &[u8], name: &str, options: &CheckOptions) -> FileChe
             }
             diagnostics.extend(replayed.diagnostics.into_iter().map(|d| d.in_game(index)));
         }
+        games += 1;
     }
     diagnostics.sort_by_key(|d| (d.offset, d.code));
     parsed.source.locate_all(&mut diagnostics);
-    FileCheck { diagnostics, source: parsed.source, games: parsed.collection.games.len(), moves, fingerprints }
+    FileCheck { diagnostics, source: parsed.source, games, moves, fingerprints }
 }
 
 /// `check --score`: the rescore against `RE[]`, and Art. 14 under

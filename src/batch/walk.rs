@@ -205,8 +205,10 @@ enum Found {
 
 impl Walk {
     /// Calls `f` with each item in order, opening archives into their
-    /// members; stops early when `f` says so.
-    pub fn for_each(&self, paths: &[PathBuf], f: &mut dyn FnMut(Item) -> ControlFlow<()>) {
+    /// members; stops early when `f` says so. Returns the folders of
+    /// `paths` in which no file to check was found (a wrong path, or
+    /// files with other extensions), for the caller to say so.
+    pub fn for_each(&self, paths: &[PathBuf], f: &mut dyn FnMut(Item) -> ControlFlow<()>) -> Vec<PathBuf> {
         self.visit(paths, &mut |found| match found {
             Found::Stdin => f(Item { name: "-".into(), relative: "stdin.sgf".into(), content: Content::Stdin }),
             Found::Problem { name, code, message } => f(Item::problem(name, code, message)),
@@ -225,7 +227,7 @@ impl Walk {
                     None => f(Item { name, relative, content: Content::Path(path) }),
                 }
             }
-        });
+        })
     }
 
     /// The number of files and archives the run takes (archives count as
@@ -241,11 +243,15 @@ impl Walk {
 
     /// The walk itself: each file, archive, `-` or problem, numbered for
     /// the shard in walk order. A file named twice, or reached again
-    /// through a symbolic link, is taken the first time only.
-    fn visit(&self, paths: &[PathBuf], f: &mut dyn FnMut(Found) -> ControlFlow<()>) {
+    /// through a symbolic link, is taken the first time only. Returns the
+    /// folders in which nothing was found.
+    fn visit(&self, paths: &[PathBuf], f: &mut dyn FnMut(Found) -> ControlFlow<()>) -> Vec<PathBuf> {
         let mut k = 0;
         let mut seen = Seen::default();
+        let found_so_far = std::cell::Cell::new(0usize);
+        let mut empty_folders = Vec::new();
         let mut take = |found: Found| {
+            found_so_far.set(found_so_far.get() + 1);
             if let Found::File { canonical, .. } = &found {
                 if !seen.first_time(canonical) {
                     return ControlFlow::Continue(());
@@ -261,7 +267,14 @@ impl Walk {
             } else {
                 // One look at the path, not one for each question.
                 match std::fs::metadata(path) {
-                    Ok(m) if m.is_dir() => self.walk_dir(path, &mut take),
+                    Ok(m) if m.is_dir() => {
+                        let before = found_so_far.get();
+                        let flow = self.walk_dir(path, &mut take);
+                        if found_so_far.get() == before {
+                            empty_folders.push(path.clone());
+                        }
+                        flow
+                    }
                     Ok(_) => {
                         let relative = path.file_name().map_or_else(|| path.clone(), PathBuf::from);
                         // Only another named path can lead to the file again.
@@ -276,9 +289,10 @@ impl Walk {
                 }
             };
             if flow.is_break() {
-                return;
+                break;
             }
         }
+        empty_folders
     }
 
     fn walk_dir(&self, dir: &Path, f: &mut dyn FnMut(Found) -> ControlFlow<()>) -> ControlFlow<()> {

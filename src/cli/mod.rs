@@ -398,7 +398,7 @@ impl Inputs {
     fn each_read(&self, mut f: impl FnMut(&Item, Vec<u8>) -> io::Result<Status>) -> io::Result<Status> {
         let mut status = Status::Clean;
         let mut failure = None;
-        self.walk.for_each(&self.paths, &mut |mut item| {
+        let empty_folders = self.walk.for_each(&self.paths, &mut |mut item| {
             let content = std::mem::replace(&mut item.content, Content::Stdin);
             let outcome = match content.read(self.walk.max_bytes) {
                 Ok(bytes) => f(&item, bytes),
@@ -418,7 +418,21 @@ impl Inputs {
                 }
             }
         });
+        if self.warn_empty(&empty_folders) {
+            status = Status::Usage;
+        }
         failure.map_or(Ok(status), Err)
+    }
+
+    /// Says which folders named on the command line held no file to check;
+    /// whether there was one. A wrong path must fail a CI job: the run then
+    /// exits 2, as for a path that does not exist.
+    fn warn_empty(&self, folders: &[PathBuf]) -> bool {
+        let extensions: Vec<String> = self.walk.extensions.iter().map(|e| format!("*.{e}")).collect();
+        for folder in folders {
+            eprintln!("kifu: warning: no SGF file found under {} (looked for {}; --ext adds extensions)", folder.display(), extensions.join(", "));
+        }
+        !folders.is_empty()
     }
 }
 
@@ -530,17 +544,19 @@ fn check(args: CheckArgs, style: report::Style) -> io::Result<Status> {
     let mut progress = Progress::start(args.quiet);
     let mut duplicates = DuplicateIndex::default();
     let mut io_error = false;
+    let mut empty_folders = Vec::new();
     std::thread::scope(|scope| -> io::Result<()> {
         if let Some(bar) = progress.as_ref().map(|p| p.bar().clone()) {
             let run = &run;
             scope.spawn(move || bar.set_length(run.inputs.walk.count(&run.inputs.paths) as u64));
         }
         let mut claimed = output::Claimed::default();
+        let empty_folders = &mut empty_folders;
         let produce = |f: &mut dyn FnMut((Item, Option<FixPlan>)) -> ControlFlow<()>| {
-            run.inputs.walk.for_each(&run.inputs.paths, &mut |item| {
+            *empty_folders = run.inputs.walk.for_each(&run.inputs.paths, &mut |item| {
                 let plan = run.fix.as_ref().map(|fix| claimed.claim(fix.path_for(&item.relative), item.content.path()));
                 f((item, plan))
-            })
+            });
         };
         let deliver = |outcome: Outcome| {
             let (name, mut check) = match outcome {
@@ -579,6 +595,7 @@ fn check(args: CheckArgs, style: report::Style) -> io::Result<Status> {
         progress.finish();
     }
     let summary = reporter.finish(Some(started.elapsed()))?;
+    io_error |= run.inputs.warn_empty(&empty_folders);
     Ok(if io_error {
         Status::Usage
     } else if summary.errors > 0 {
