@@ -158,7 +158,7 @@ fn score_checks(game: &GameTree, replayed: &replay::Replay, options: &ScoreOptio
     } else {
         options
     };
-    let Some(scored) = score::score_game(game, options) else { return out };
+    let Ok(scored) = score::score_game(game, options) else { return out };
     // Unjudged, the board was counted as it stands, which says nothing of
     // seki: only the komi and result notes stand.
     out.extend(scored.diagnostics.iter().filter(|d| judged || d.code != Code::SekiEyesCounted).cloned());

@@ -207,12 +207,12 @@ mod tests {
         let repaired = repair(b"(;GaMe[1]FF[3]AddBlack[aa]Comment[hi];Black[cc])", "old.sgf", &ParseOptions::default());
         assert_eq!(repaired.text, "(;GM[1]FF[4]CA[UTF-8]AB[aa]C[hi];B[cc])\n");
         let expected = [
-            "old-identifier at 1:2: 'GaMe' -> 'GM'",
+            "old-identifier at 1:3: 'GaMe' -> 'GM'",
             "file-format at 1:10: 'FF[3]' -> 'FF[4]'",
             "charset at 1:2: '' -> 'CA[UTF-8]'",
             "old-identifier at 1:15: 'AddBlack' -> 'AB'",
             "old-identifier at 1:27: 'Comment' -> 'C'",
-            "old-identifier at 1:40: 'Black' -> 'B'",
+            "old-identifier at 1:39: 'Black' -> 'B'",
         ];
         assert_eq!(repaired.changes, expected);
     }

@@ -38,6 +38,7 @@ use crate::replay::RuleOverrides;
 use crate::report::{self, Format, Reporter, Shown};
 use crate::rules::{KoRule, Rules, Suicide};
 use crate::score::{DeadStones, ScoreOptions, SekiEyes};
+use crate::sgf::props;
 use crate::sgf::{self, ParseOptions, SourceMap, charset};
 use color::ColorChoice;
 use config::Config;
@@ -113,6 +114,9 @@ struct InputArgs {
     max_variations: Option<usize>,
 }
 
+/// The rulesets `--rules` and `rules` in `kifu.toml` name.
+const RULESETS: &str = "japanese, korean, chinese, aga, new-zealand, tromp-taylor, ing";
+
 /// Rule choices shared by `check` and `score`.
 #[derive(Args, Clone)]
 struct RuleArgs {
@@ -134,7 +138,7 @@ impl RuleArgs {
             Some(name) => match Rules::preset(name) {
                 Some(r) => Some(r),
                 None => {
-                    say!("unknown ruleset '{name}' for --rules (japanese, korean, chinese, aga, new-zealand, tromp-taylor, ing)");
+                    say!("--rules {name}: unknown ruleset ({RULESETS})");
                     return Err(Status::Usage);
                 }
             },
@@ -146,24 +150,34 @@ impl RuleArgs {
 /// How to rescore, shared by `score` and `check --score`.
 #[derive(Args)]
 struct ScoreFlags {
-    /// Dead stones: auto (markup, else estimate), markup, estimate, none, or points like dd,pq.
-    #[arg(long, value_name = "HOW", default_value = "auto")]
-    dead_stones: String,
+    /// Dead stones: auto (markup, else estimate; the default), markup, estimate, none, or points in SGF letters or as the map writes them, e.g. dd,pq or D16,Q3.
+    #[arg(long, value_name = "HOW")]
+    dead_stones: Option<String>,
     /// Komi, replacing KM[].
-    #[arg(long, allow_hyphen_values = true)]
+    #[arg(long, allow_hyphen_values = true, value_parser = finite_number)]
     komi: Option<f64>,
     /// Points given to White for the handicap, replacing the ruleset's (area scoring).
-    #[arg(long, value_name = "N")]
+    #[arg(long, value_name = "N", value_parser = finite_number)]
     handicap_bonus: Option<f64>,
     /// Whether the eyes of groups in seki count: none (Japanese Art. 8), count, or kgs (as KGS scores: an eye counts for nobody only if all the chains around it touch a seki dame). Default: kgs for KGS records, else none.
     #[arg(long, value_enum)]
     seki_eyes: Option<SekiEyes>,
-    /// Who wins equal scores: draw (jigo) or white (the seed 003 rules).
-    #[arg(long, value_enum, default_value = "draw")]
-    ties: TiesArg,
+    /// Who wins equal scores: draw (jigo; the default) or white (for rules that give ties to White).
+    #[arg(long, value_enum)]
+    ties: Option<TiesArg>,
     /// The line to score: child indices at branch points, e.g. 1 or 0,2 (default: the main line).
     #[arg(long, value_name = "PATH", value_delimiter = ',')]
     variation: Vec<u32>,
+}
+
+/// A number that is a number: `nan`, `inf` and `1e400` (infinite as an
+/// `f64`) are refused, so no flag takes a value no count can use.
+fn finite_number(text: &str) -> Result<f64, String> {
+    match text.trim().parse::<f64>() {
+        Ok(x) if x.is_finite() => Ok(x),
+        Ok(_) => Err(format!("'{text}' is not a finite number")),
+        Err(_) => Err(format!("'{text}' is not a number")),
+    }
 }
 
 #[derive(Clone, Copy, PartialEq, Eq, ValueEnum)]
@@ -172,21 +186,69 @@ enum TiesArg {
     White,
 }
 
+/// Rescoring options, with `--dead-stones` points as written: a board
+/// coordinate's row counts from the bottom, so it is read per game.
+pub(super) struct ScoreSettings {
+    pub options: ScoreOptions,
+    points: Option<Vec<String>>,
+}
+
+impl ScoreSettings {
+    /// The options for one game: `Err` when a point is off its board.
+    pub fn for_game(&self, game: &sgf::GameTree) -> Result<ScoreOptions, String> {
+        let Some(points) = &self.points else { return Ok(self.options.clone()) };
+        let height = props::board_size(game.root()).map_or(19, |size| size.height);
+        let points = points
+            .iter()
+            .map(|p| props::Point::parse(p).or_else(|_| props::Point::from_coordinate(p, height)).map_err(|e| format!("--dead-stones {p}: {}", e.message)));
+        Ok(ScoreOptions { dead_stones: DeadStones::Points(points.collect::<Result<_, _>>()?), ..self.options.clone() })
+    }
+}
+
 impl ScoreFlags {
-    fn resolve(&self, rules: RuleOverrides) -> Result<ScoreOptions, Status> {
-        let dead_stones = self.dead_stones.parse::<DeadStones>().map_err(|e| {
-            say!("--dead-stones {}: {e} (auto, markup, estimate, none, or points like dd,pq)", self.dead_stones);
-            Status::Usage
-        })?;
-        Ok(ScoreOptions {
+    /// The flags given, by name (they mean nothing without a rescore).
+    fn given(&self) -> Vec<&'static str> {
+        let set = [
+            ("--dead-stones", self.dead_stones.is_some()),
+            ("--komi", self.komi.is_some()),
+            ("--handicap-bonus", self.handicap_bonus.is_some()),
+            ("--seki-eyes", self.seki_eyes.is_some()),
+            ("--ties", self.ties.is_some()),
+            ("--variation", !self.variation.is_empty()),
+        ];
+        set.into_iter().filter(|&(_, given)| given).map(|(name, _)| name).collect()
+    }
+
+    fn resolve(&self, rules: RuleOverrides) -> Result<ScoreSettings, Status> {
+        let mut points = None;
+        let dead_stones = match self.dead_stones.as_deref().unwrap_or("auto") {
+            "auto" => DeadStones::Auto,
+            "markup" => DeadStones::Markup,
+            "estimate" => DeadStones::Estimate,
+            "none" => DeadStones::None,
+            list => {
+                let written: Vec<String> = list.split(',').map(|p| p.trim().to_string()).collect();
+                // Read on the largest board now, so a typo fails before any work.
+                let unreadable =
+                    written.iter().find_map(|p| props::Point::parse(p).and(Ok(())).or_else(|_| props::Point::from_coordinate(p, 52).map(|_| ())).err());
+                if let Some(e) = unreadable {
+                    say!("--dead-stones {list}: {} (auto, markup, estimate, none, or points like dd,pq or D16,Q3)", e.message);
+                    return Err(Status::Usage);
+                }
+                points = Some(written);
+                DeadStones::Points(Vec::new())
+            }
+        };
+        let options = ScoreOptions {
             rules,
             dead_stones,
             komi: self.komi,
             handicap_bonus: self.handicap_bonus,
             seki_eyes: self.seki_eyes,
-            ties_to_white: self.ties == TiesArg::White,
+            ties_to_white: self.ties == Some(TiesArg::White),
             variation: self.variation.clone(),
-        })
+        };
+        Ok(ScoreSettings { options, points })
     }
 }
 
@@ -235,13 +297,13 @@ struct CheckArgs {
     #[arg(long, value_name = "CODE")]
     allow: Vec<String>,
     /// Stop checking a file after this many seconds (checked between games).
-    #[arg(long, value_name = "SECONDS")]
+    #[arg(long, value_name = "SECONDS", value_parser = finite_number)]
     timeout_per_file: Option<f64>,
     /// Print only the summary (for huge runs).
     #[arg(long)]
     summary_only: bool,
     /// Threads checking files (default: all cores). Output order does not depend on it.
-    #[arg(long, short, value_name = "N")]
+    #[arg(long, short, value_name = "N", value_parser = at_least_one)]
     jobs: Option<usize>,
     /// Check only the I-th of N deterministic slices of the inputs (1-based), e.g. 2/8.
     #[arg(long, value_name = "I/N", value_parser = Shard::parse)]
@@ -261,30 +323,61 @@ struct CheckArgs {
 }
 
 impl CheckArgs {
-    /// Flags over the config file: command-line codes add to its lists.
+    /// The config file's lists, then the flags': a flag on a code the file
+    /// lists the other way wins; one source naming a code both ways is
+    /// refused.
     fn policy(&self, config: &Config) -> Result<Policy, Status> {
-        let mut policy = Policy::default();
-        for name in config.check.deny.iter().chain(&self.deny) {
-            if name == "warnings" {
-                policy.deny_warnings = true;
-            } else {
-                policy.deny.push(code_arg(name)?);
-            }
-        }
-        for name in config.check.allow.iter().chain(&self.allow) {
-            match name.as_str() {
-                "info" => policy.min_severity = policy.min_severity.max(Severity::Warning),
-                "warnings" => policy.min_severity = Severity::Error,
-                _ => policy.allow.push(code_arg(name)?),
-            }
-        }
+        let from_file = policy_lists(&config.check.deny, &config.check.allow, |key| config.key(key))?;
+        let from_flags = policy_lists(&self.deny, &self.allow, |key| format!("--{key}"))?;
+        let mut policy = from_file;
+        policy.deny.retain(|code| !from_flags.allow.contains(code));
+        policy.allow.retain(|code| !from_flags.deny.contains(code));
+        policy.deny.extend(from_flags.deny);
+        policy.allow.extend(from_flags.allow);
+        policy.deny_warnings |= from_flags.deny_warnings;
+        policy.min_severity = policy.min_severity.max(from_flags.min_severity);
         Ok(policy)
     }
 }
 
-fn code_arg(name: &str) -> Result<Code, Status> {
+/// One source's `deny` and `allow` lists; `source` names a key for messages.
+fn policy_lists(deny: &[String], allow: &[String], source: impl Fn(&str) -> String) -> Result<Policy, Status> {
+    let mut policy = Policy::default();
+    for name in deny {
+        if name == "warnings" {
+            policy.deny_warnings = true;
+        } else {
+            policy.deny.push(code_arg(name, &source("deny"))?);
+        }
+    }
+    for name in allow {
+        match name.as_str() {
+            "info" => policy.min_severity = policy.min_severity.max(Severity::Warning),
+            "warnings" => policy.min_severity = Severity::Error,
+            _ => {
+                let code = code_arg(name, &source("allow"))?;
+                if policy.deny.contains(&code) {
+                    say!("{} {name} and {} {name} contradict each other", source("deny"), source("allow"));
+                    return Err(Status::Usage);
+                }
+                policy.allow.push(code);
+            }
+        }
+    }
+    Ok(policy)
+}
+
+fn at_least_one(text: &str) -> Result<usize, String> {
+    match text.trim().parse::<usize>() {
+        Ok(0) => Err("at least 1 is needed".into()),
+        Ok(n) => Ok(n),
+        Err(_) => Err(format!("'{text}' is not a whole number")),
+    }
+}
+
+fn code_arg(name: &str, source: &str) -> Result<Code, Status> {
     Code::from_name(name).ok_or_else(|| {
-        say!("unknown diagnostic code '{name}' (`kifu explain --list` lists them)");
+        say!("{source}: unknown diagnostic code '{name}' (`kifu explain --list` lists them)");
         Status::Usage
     })
 }
@@ -385,7 +478,9 @@ impl InputArgs {
             },
         };
         let mut extensions: Vec<String> = crate::formats::EXTENSIONS.iter().map(|e| e.to_string()).collect();
-        extensions.extend(self.extensions.iter().map(|e| extension_name(e)));
+        for ext in &self.extensions {
+            extensions.push(extension_name(ext, "--ext")?);
+        }
         let walk = Walk { extensions, hidden: self.hidden, max_bytes: self.max_bytes.unwrap_or(batch::DEFAULT_MAX_BYTES), ..Walk::default() };
         let parse = ParseOptions { encoding, limits: sgf::Limits { max_nodes: self.max_nodes, max_variations: self.max_variations } };
         Ok(Inputs { paths: self.paths.clone(), walk, parse })
@@ -399,7 +494,9 @@ impl Inputs {
         let mut status = Status::Clean;
         let mut failure = None;
         let empty_folders = self.walk.for_each(&self.paths, &mut |mut item| {
-            let content = std::mem::replace(&mut item.content, Content::Stdin);
+            // The bytes are handed over; the item keeps its path, if it has one.
+            let path = item.content.path().map(Path::to_path_buf);
+            let content = std::mem::replace(&mut item.content, path.map_or(Content::Stdin, Content::Path));
             let outcome = match content.read(self.walk.max_bytes) {
                 Ok(bytes) => f(&item, bytes),
                 Err((code, message)) => {
@@ -430,15 +527,22 @@ impl Inputs {
     fn warn_empty(&self, folders: &[PathBuf]) -> bool {
         let extensions: Vec<String> = self.walk.extensions.iter().map(|e| format!("*.{e}")).collect();
         for folder in folders {
-            eprintln!("kifu: warning: no SGF file found under {} (looked for {}; --ext adds extensions)", folder.display(), extensions.join(", "));
+            say!("warning: no SGF file found under {} (looked for {}; --ext adds extensions)", folder.display(), extensions.join(", "));
         }
         !folders.is_empty()
     }
 }
 
-/// `.SGF` and `sgf` name the same extension.
-fn extension_name(ext: &str) -> String {
-    ext.trim_start_matches('.').to_ascii_lowercase()
+/// An extension as people write it: `kifu`, `.kifu`, `*.kifu` and `KIFU`
+/// name the same one; anything else (a glob, a path) is refused, as it
+/// would match no file.
+fn extension_name(ext: &str, source: &str) -> Result<String, Status> {
+    let name = ext.trim().trim_start_matches("*.").trim_start_matches('.').to_ascii_lowercase();
+    if name.is_empty() || !name.chars().all(|c| c.is_ascii_alphanumeric() || c == '-' || c == '_') {
+        say!("{source} '{ext}': not a file extension (kifu, .kifu or *.kifu)");
+        return Err(Status::Usage);
+    }
+    Ok(name)
 }
 
 /// Everything `check` needs, resolved from flags and `kifu.toml`.
@@ -461,22 +565,30 @@ impl CheckArgs {
             Status::Usage
         })?;
         let mut inputs = self.input.resolve()?;
-        inputs.walk.extensions.extend(config.check.extensions.iter().map(|e| extension_name(e)));
+        for ext in &config.check.extensions {
+            inputs.walk.extensions.push(extension_name(ext, &config.key("extensions"))?);
+        }
         inputs.walk.hidden |= config.check.hidden.unwrap_or(false);
         if let (None, Some(max)) = (self.input.max_bytes, config.check.max_bytes) {
             inputs.walk.max_bytes = max;
         }
         let matcher = config.ignore_matcher().map_err(|e| {
-            say!("{}: {e}", config::FILE_NAME);
+            say!("{}: {e}", config.key("ignore"));
             Status::Usage
         })?;
         inputs.walk.ignore = matcher.map(|m| -> batch::PathFilter { Box::new(move |path, is_dir| m.matched(path, is_dir).is_ignore()) });
         inputs.walk.shard = self.shard;
         let mut rule_args = self.rules.clone();
-        rule_args.rules = rule_args.rules.or_else(|| config.check.rules.clone());
+        if let (None, Some(name)) = (&rule_args.rules, &config.check.rules) {
+            if Rules::preset(name).is_none() {
+                say!("{} = \"{name}\": unknown ruleset ({RULESETS})", config.key("rules"));
+                return Err(Status::Usage);
+            }
+            rule_args.rules = Some(name.clone());
+        }
         let rules = rule_args.resolve()?;
         let policy = self.policy(&config)?;
-        let score = if self.score { Some(self.score_flags.resolve(rules)?) } else { None };
+        let score = self.score_options(rules)?;
         let fingerprints = policy.reports(Code::DuplicateGame);
         let timeout = self.timeout()?;
         let options = CheckOptions { parse: inputs.parse, rules, score, fingerprints, timeout };
@@ -500,13 +612,34 @@ impl CheckArgs {
 }
 
 impl CheckArgs {
+    /// `--score`'s options. Without `--score` the rescoring flags would do
+    /// nothing, so they are refused; so are the ones that name a stone or a
+    /// line of one game (`kifu score` takes them).
+    fn score_options(&self, rules: RuleOverrides) -> Result<Option<ScoreOptions>, Status> {
+        if !self.score {
+            let given = self.score_flags.given();
+            if given.is_empty() {
+                return Ok(None);
+            }
+            say!("{} only apply with --score", given.join(", "));
+            return Err(Status::Usage);
+        }
+        let settings = self.score_flags.resolve(rules)?;
+        if settings.points.is_some() || !settings.options.variation.is_empty() {
+            say!("--dead-stones with points and --variation name the stones and the line of one game: use them with kifu score");
+            return Err(Status::Usage);
+        }
+        Ok(Some(settings.options))
+    }
+
     fn timeout(&self) -> Result<Option<Duration>, Status> {
-        match self.timeout_per_file {
-            Some(t) if !(t > 0.0 && t.is_finite()) => {
+        let Some(seconds) = self.timeout_per_file else { return Ok(None) };
+        match Duration::try_from_secs_f64(seconds) {
+            Ok(t) if !t.is_zero() => Ok(Some(t)),
+            _ => {
                 say!("--timeout-per-file must be a positive number of seconds");
                 Err(Status::Usage)
             }
-            t => Ok(t.map(Duration::from_secs_f64)),
         }
     }
 }
@@ -711,12 +844,12 @@ fn score(args: ScoreArgs, style: report::Style) -> io::Result<Status> {
         (Ok(i), Ok(r)) => (i, r),
         _ => return Ok(Status::Usage),
     };
-    let options = match args.score.resolve(rules) {
-        Ok(o) => o,
+    let settings = match args.score.resolve(rules) {
+        Ok(s) => s,
         Err(status) => return Ok(status),
     };
     let jobs = args.jobs.unwrap_or_else(|| std::thread::available_parallelism().map_or(1, |n| n.get()));
-    let run = score::ScoreRun { inputs, options, format: args.format, style, jobs, finished_only: args.finished_only, quiet: args.quiet };
+    let run = score::ScoreRun { inputs, settings, format: args.format, style, jobs, finished_only: args.finished_only, quiet: args.quiet };
     score::run(&run)
 }
 
