@@ -73,6 +73,10 @@ fn a_flag_wins_over_kifu_toml_for_the_code_it_names() {
     fs::write(dir.path().join("a.sgf"), "(;GM[1];;B[aa])").unwrap();
     kifu().current_dir(dir.path()).args(["check", "a.sgf"]).assert().code(1);
     kifu().current_dir(dir.path()).args(["check", "--allow", "empty-node", "a.sgf"]).assert().code(0).stdout(predicate::str::contains("empty-node").not());
+    // And the other way: the file allows it, the flag denies it.
+    fs::write(dir.path().join("kifu.toml"), "[check]\nallow = [\"empty-node\"]\n").unwrap();
+    kifu().current_dir(dir.path()).args(["check", "a.sgf"]).assert().code(0);
+    kifu().current_dir(dir.path()).args(["check", "--deny", "empty-node", "a.sgf"]).assert().code(1).stdout(predicate::str::contains("error[empty-node]"));
 }
 
 #[test]
