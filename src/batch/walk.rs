@@ -425,11 +425,14 @@ struct Seen(std::collections::HashSet<u128>);
 impl Seen {
     /// Whether this is the first time the walk meets the file.
     fn first_time(&mut self, canonical: &Path) -> bool {
-        use std::hash::{DefaultHasher, Hash, Hasher};
+        use std::hash::{DefaultHasher, Hasher};
+        // The bytes, not the components (`Path`'s own hash parses them):
+        // canonical paths are already in one form.
+        let bytes = canonical.as_os_str().as_encoded_bytes();
         let half = |salt: u64| {
             let mut h = DefaultHasher::new();
-            salt.hash(&mut h);
-            canonical.hash(&mut h);
+            h.write_u64(salt);
+            h.write(bytes);
             h.finish()
         };
         self.0.insert(u128::from(half(0)) << 64 | u128::from(half(1)))
