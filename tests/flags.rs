@@ -150,7 +150,7 @@ fn a_missing_variation_is_named() {
             .code(2)
             .stderr(predicate::str::contains(said).and(predicate::str::contains("SZ").not()));
     }
-    kifu().args(["score", "--variation", "1", game]).assert().stderr(predicate::str::is_empty()).stdout(predicate::str::contains("(game 1)"));
+    kifu().args(["score", "--variation", "1", game]).assert().stderr(predicate::str::is_empty()).stdout(predicate::str::contains("(game 1, variation 1)"));
 }
 
 #[test]
@@ -163,11 +163,43 @@ fn score_skips_games_that_are_not_go() {
     let rows: Vec<Value> = String::from_utf8(out.stdout).unwrap().lines().map(|l| serde_json::from_str(l).unwrap()).collect();
     assert!(rows[0]["result"].is_string(), "{}", rows[0]);
     assert_eq!(rows[1]["error"], "not a game of Go (GM[19]); not scored");
-    assert!(String::from_utf8_lossy(&out.stderr).contains("(game 2): not a game of Go (GM[19])"));
+    assert_eq!(rows[1]["code"], "not-go");
+    assert!(String::from_utf8_lossy(&out.stderr).contains("(game 2): not-go: not a game of Go (GM[19])"));
     // The libsgfcplusplus file of the issue: its game 2 is GM[19].
     let Some(dir) = common::corpus_dir("suites/libsgfcplusplus/test/test-files") else { return };
     let out = kifu().arg("score").arg(dir.join("compressed-point-list.sgf")).output().unwrap();
     let stdout = String::from_utf8_lossy(&out.stdout);
-    assert!(stdout.contains("(game 1)") && !stdout.contains("(game 2)"), "{stdout}");
-    assert!(String::from_utf8_lossy(&out.stderr).contains("(game 2): not a game of Go (GM[19])"));
+    assert!(stdout.contains("(game 1, main line)") && !stdout.contains("(game 2"), "{stdout}");
+    assert!(String::from_utf8_lossy(&out.stderr).contains("(game 2): not-go: not a game of Go (GM[19])"));
+}
+
+#[test]
+fn score_help_says_its_exit_status() {
+    let out = kifu().args(["score", "--help"]).output().unwrap();
+    let help = String::from_utf8_lossy(&out.stdout);
+    assert!(help.contains("Exit status") && help.contains("1 when a recount disagrees with RE[]"), "{help}");
+}
+
+#[test]
+fn user_facing_text_names_rules_by_what_they_are() {
+    // Help, man pages and fixture names say "territory counting, ties to
+    // White", not the name of a file the rules came from.
+    let mut texts = vec![String::from_utf8(kifu().arg("man").output().unwrap().stdout).unwrap()];
+    for sub in ["check", "score", "convert", "info"] {
+        texts.push(String::from_utf8(kifu().args(["man", sub]).output().unwrap().stdout).unwrap());
+        texts.push(String::from_utf8(kifu().args([sub, "--help"]).output().unwrap().stdout).unwrap());
+    }
+    for text in &texts {
+        let lower = text.to_lowercase();
+        assert!(!lower.contains("seed") && !lower.contains("the issue"), "{text}");
+    }
+    assert!(texts.iter().any(|t| t.contains("ties to White")), "the --ties help names the rule");
+    for doc in ["README.md", "docs/diagnostics.md", "docs/accuracy.md"] {
+        let text = fs::read_to_string(doc).unwrap();
+        assert!(!text.contains("the issue's figure") && !text.to_lowercase().contains("seed 00"), "{doc}");
+    }
+    for entry in fs::read_dir("fixtures/score").unwrap() {
+        let name = entry.unwrap().file_name().to_string_lossy().to_lowercase();
+        assert!(!name.contains("seed"), "{name}");
+    }
 }

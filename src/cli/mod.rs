@@ -74,6 +74,9 @@ enum Command {
     /// Report every problem in SGF files: syntax, charsets, property values, illegal moves.
     Check(CheckArgs),
     /// Rescore finished games under their rules and compare with RE[].
+    #[command(
+        after_help = "Exit status: 0 when every recount agrees with RE[] (or RE[] gives no margin to compare); 1 when a recount disagrees with RE[], or a game has no board to score; 2 on a usage or I/O error, a --variation or a --dead-stones point a game does not have included. A game that is not Go is skipped (not-go)."
+    )]
     Score(ScoreArgs),
     /// Convert SGF to JSON (schema kifu/1) and back.
     Convert(ConvertArgs),
@@ -921,9 +924,12 @@ fn to_json(name: &str, bytes: &[u8], options: &ParseOptions, positions: bool, pr
 
 /// One input (kifu JSON, JSON Lines, or SGF) written as UTF-8 SGF.
 fn to_sgf(name: &str, bytes: &[u8], options: &ParseOptions) -> Option<String> {
-    // JSON by its name, or by its first character (standard input).
+    // JSON by its name, or by its first character when the name is no
+    // record format's (a Pandanet `.ugi` starts with `[Header]`).
     let lower = name.to_ascii_lowercase();
-    let is_json = lower.ends_with(".json") || lower.ends_with(".jsonl") || matches!(bytes.iter().find(|b| !b.is_ascii_whitespace()), Some(b'{' | b'['));
+    let starts_like_json = matches!(bytes.iter().find(|b| !b.is_ascii_whitespace()), Some(b'{' | b'['));
+    let is_json =
+        lower.ends_with(".json") || lower.ends_with(".jsonl") || starts_like_json && crate::formats::detect(bytes, name) == crate::formats::Format::Sgf;
     let collection = if is_json {
         let text = match std::str::from_utf8(bytes) {
             Ok(t) => t,
