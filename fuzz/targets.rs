@@ -125,7 +125,7 @@ pub fn score(data: &[u8]) {
     for game in &parsed.collection.games {
         for dead_stones in [DeadStones::Auto, DeadStones::Estimate] {
             let options = ScoreOptions { dead_stones, ..Default::default() };
-            if let Some(s) = score::score_game(game, &options) {
+            if let Ok(s) = score::score_game(game, &options) {
                 assert!(!s.margin.is_nan(), "margin is NaN: {}", s.result);
                 let _ = score::likely_cause(&s);
             }

@@ -33,6 +33,7 @@ pub struct FileCheck {
     pub diagnostics: Vec<Diagnostic>,
     /// The decoded text, for source snippets.
     pub source: SourceMap,
+    /// Games checked (all of the file's, unless the timeout stopped it).
     pub games: usize,
     /// B/W move properties in all games and variations.
     pub moves: usize,
@@ -69,7 +70,10 @@ impl FileCheck {
             return;
         }
         for (game, first) in repeats {
-            let Some(at) = self.fingerprints.iter().find(|f| f.game == game) else { continue };
+            // Fingerprints are in game order: a search per repeat, not a scan
+            // (a collection of many copies of one game has as many repeats).
+            let Ok(i) = self.fingerprints.binary_search_by_key(&game, |f| f.game) else { continue };
+            let at = &self.fingerprints[i];
             let message = format!("the same game as {} (game {}), up to symmetry and colours", first.file, first.game + 1);
             let mut d = Diagnostic::new(Code::DuplicateGame, at.offset, message).in_game(game);
             (d.line, d.column) = (at.line, at.column);
@@ -92,6 +96,7 @@ pub fn check_record(bytes: &[u8], name: &str, options: &CheckOptions) -> FileChe
     let parsed = formats::read(bytes, name, &options.parse);
     let mut diagnostics = parsed.diagnostics;
     let mut moves = 0;
+    let mut games = 0;
     let mut fingerprints = Vec::new();
     for (index, game) in parsed.collection.games.iter().enumerate() {
         if deadline.is_some_and(|d| Instant::now() >= d) {
@@ -118,10 +123,11 @@ pub fn check_record(bytes: &[u8], name: &str, options: &CheckOptions) -> FileChe
             }
             diagnostics.extend(replayed.diagnostics.into_iter().map(|d| d.in_game(index)));
         }
+        games += 1;
     }
     diagnostics.sort_by_key(|d| (d.offset, d.code));
     parsed.source.locate_all(&mut diagnostics);
-    FileCheck { diagnostics, source: parsed.source, games: parsed.collection.games.len(), moves, fingerprints }
+    FileCheck { diagnostics, source: parsed.source, games, moves, fingerprints }
 }
 
 /// `check --score`: the rescore against `RE[]`, and Art. 14 under
@@ -152,7 +158,7 @@ fn score_checks(game: &GameTree, replayed: &replay::Replay, options: &ScoreOptio
     } else {
         options
     };
-    let Some(scored) = score::score_game(game, options) else { return out };
+    let Ok(scored) = score::score_game(game, options) else { return out };
     // Unjudged, the board was counted as it stands, which says nothing of
     // seki: only the komi and result notes stand.
     out.extend(scored.diagnostics.iter().filter(|d| judged || d.code != Code::SekiEyesCounted).cloned());

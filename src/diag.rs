@@ -338,6 +338,10 @@ codes! {
             "Under Japanese rules (Art. 14) the player who made an illegal move loses the game.",
             "With `--score` under Japanese rules, an illegal move (`ko`, `double-move`) decides the game against whoever made it, whatever `RE[]` says. The note names the move.",
             Record "(;GM[1]FF[4]SZ[9]RU[Japanese]KM[6.5]RE[W+R];B[dc];W[ec];B[cd];W[fd];B[de];W[ee];B[gg];W[dd];B[ed];W[dd])";
+        MissingMarkup = "missing-markup", Warning,
+            "--dead-stones markup on a game with no TB/TW/DD markup at its end: no territory or dead stones were counted.",
+            "`--dead-stones markup` takes the dead stones and the territory from the `TB`/`TW`/`DD` markup of the last node of the line scored. A game without any there was counted with no territory and no dead stones, which is seldom the right count: `--dead-stones auto` (the default) estimates them instead.",
+            Command "kifu score --dead-stones markup game-without-markup.sgf";
     }
     ["Across files (`kifu check` on several files)", ""] {
         DuplicateGame = "duplicate-game", Info,

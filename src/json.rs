@@ -682,8 +682,8 @@ impl<'a> Reader<'a> {
             Some(b'{') => "an object".to_string(),
             Some(b'[') => "an array".to_string(),
             Some(b'"') => "a string".to_string(),
-            Some(b't' | b'f') => "a boolean".to_string(),
-            Some(b'n') => "null".to_string(),
+            Some(b't' | b'f') if [&b"true"[..], b"false"].iter().any(|w| self.s[at..].starts_with(w)) => "a boolean".to_string(),
+            Some(b'n') if self.s[at..].starts_with(b"null") => "null".to_string(),
             Some(b'-' | b'0'..=b'9') => "a number".to_string(),
             Some(_) => {
                 let c = self.text[floor_char_boundary(self.text, at)..].chars().next().unwrap_or(' ');

@@ -223,7 +223,8 @@ fn fix_writes_decompressed_copies_under_the_archive_name() {
     std::fs::write(&archive, compress("xz", &tar(&members()))).unwrap();
     let single = dir.path().join("one.sgf.bz2");
     std::fs::write(&single, compress("bz2", b"(;GM[1]SZ[9];B[ee])")).unwrap();
-    let out = dir.path().join("fixed");
+    // Several inputs: -o names a folder (ending in '/' when it does not exist yet).
+    let out = dir.path().join("fixed/");
     kifu().args(["check", "--quiet", "--fix", "-o"]).arg(&out).arg(&archive).arg(&single).assert().code(1);
     let copy = std::fs::read_to_string(out.join("games.tar.xz/games/ngf-handicap-2-broken-lines.ngf.sgf")).unwrap();
     assert!(copy.starts_with("(;FF[4]GM[1]CA[UTF-8]"), "{copy}");

@@ -245,8 +245,54 @@ fn timeout_per_file_names_the_games_not_checked() {
     let timeouts: Vec<&Value> = rows.iter().filter(|r| r["code"] == "timeout").collect();
     assert_eq!(timeouts.len(), 1, "{rows:?}");
     assert!(timeouts[0]["message"].as_str().unwrap().contains("were not checked"));
-    assert!(timeouts[0]["game"].as_u64().unwrap() < 3000);
-    assert_eq!(summary["games"], 3000);
+    // The summary counts the games checked, not those the timeout skipped.
+    let first_not_checked = timeouts[0]["game"].as_u64().unwrap();
+    assert!(first_not_checked < 3000);
+    assert_eq!(summary["games"], first_not_checked);
+    assert_eq!(summary["moves"], first_not_checked * 150);
     assert_eq!(out.status.code(), Some(1));
     kifu().args(["check", "--timeout-per-file", "0", "fixtures/example-game.sgf"]).assert().code(2);
+}
+
+#[test]
+fn a_file_named_twice_or_reached_through_a_link_is_checked_once() {
+    let dir = tempfile::tempdir().unwrap();
+    let file = dir.path().join("games/one.sgf");
+    write(dir.path(), "games/one.sgf", &game(40, ""));
+    let run = |paths: &[&Path]| {
+        let out = kifu().args(["check", "--format", "jsonl"]).args(paths).output().unwrap();
+        let (rows, summary) = jsonl(&out.stdout);
+        assert!(rows.iter().all(|r| r["code"] != "duplicate-game"), "{paths:?}: {rows:?}");
+        summary["files"].as_u64()
+    };
+    let games = dir.path().join("games");
+    assert_eq!(run(&[&file, &file]), Some(1));
+    assert_eq!(run(&[&games, &file]), Some(1));
+    #[cfg(unix)]
+    {
+        std::os::unix::fs::symlink(&file, games.join("link.sgf")).unwrap();
+        std::os::unix::fs::symlink(&games, dir.path().join("linked-games")).unwrap();
+        assert_eq!(run(&[&games]), Some(1));
+        assert_eq!(run(&[dir.path()]), Some(1));
+        assert_eq!(run(&[&dir.path().join("linked-games/link.sgf"), &games]), Some(1));
+    }
+    // A real copy is another file: a duplicate game, reported.
+    write(dir.path(), "games/copy.sgf", &game(40, ""));
+    let out = kifu().args(["check", "--format", "jsonl"]).arg(&games).output().unwrap();
+    assert!(jsonl(&out.stdout).0.iter().any(|r| r["code"] == "duplicate-game"));
+}
+
+#[test]
+fn a_folder_with_no_sgf_file_is_named_and_fails_the_run() {
+    let dir = tempfile::tempdir().unwrap();
+    write(dir.path(), "notes/readme.txt", "no games here");
+    let notes = dir.path().join("notes");
+    for command in [&["check"][..], &["check", "--format", "json"], &["info"], &["score"], &["convert", "--to", "json"]] {
+        kifu().args(command).arg(&notes).assert().code(2).stderr(predicates::str::contains(format!("warning: no SGF file found under {}", notes.display())));
+    }
+    // Named with another folder that has games: still said, still exit 2.
+    write(dir.path(), "games/a.sgf", &game(30, ""));
+    kifu().args(["check"]).arg(dir.path().join("games")).arg(&notes).assert().code(2).stderr(predicates::str::contains("no SGF file found under"));
+    // A shard that gets no file is not a wrong path.
+    kifu().args(["check", "--shard", "2/2"]).arg(dir.path().join("games")).assert().code(0).stderr(predicates::str::is_empty());
 }

@@ -43,6 +43,7 @@ fn each_syntax_fixture_gives_its_code_at_its_position() {
         ("collection-with-broken-game", "unexpected-char", 1, 31),
         ("crlf-line-endings", "missing-value", 6, 2),
         ("utf8-bom", "byte-order-mark", 1, 1),
+        ("missing-open-paren", "missing-open-paren", 1, 1),
     ];
     for (fixture, code, line, column) in cases {
         let path = format!("fixtures/syntax/{fixture}.sgf");

@@ -247,8 +247,13 @@ fn awkward_paths_become_valid_uris() {
     for name in names {
         std::fs::write(sub.join(name), &ko).unwrap();
     }
-    let absolute = sub.join(names[1]);
-    let args = ["club games", "./club games/a:b.sgf", absolute.to_str().unwrap()];
+    // A file is checked once however it is named: the `./` form comes
+    // first, and the absolute path names a copy outside the folder.
+    let elsewhere = tmp.path().join("elsewhere");
+    std::fs::create_dir(&elsewhere).unwrap();
+    let absolute = elsewhere.join(names[1]);
+    std::fs::write(&absolute, &ko).unwrap();
+    let args = ["./club games/a:b.sgf", "club games", absolute.to_str().unwrap()];
     let (log, jsonl, code) = check_both(tmp.path(), &args);
     assert_eq!(code, 1);
     assert_schema_valid(&log);
@@ -262,7 +267,7 @@ fn awkward_paths_become_valid_uris() {
     assert!(uris.contains("club%20games/round%201%2C%20%233%20%2850%25%29.sgf"), "{uris:?}");
     assert!(uris.contains("club%20games/a%3Ab.sgf"), "':' escaped, or it would read as a scheme: {uris:?}");
     assert!(uris.contains("club%20games/%E6%A3%8B%E8%AD%9C%20%C3%A9.sgf"), "{uris:?}");
-    assert!(uris.iter().any(|u| u.starts_with("file:///") && u.ends_with("/club%20games/%E6%A3%8B%E8%AD%9C%20%C3%A9.sgf")));
+    assert!(uris.iter().any(|u| u.starts_with("file:///") && u.ends_with("/elsewhere/%E6%A3%8B%E8%AD%9C%20%C3%A9.sgf")));
 
     // Standard input.
     let out = kifu().args(["check", "--format", "sarif", "-"]).write_stdin(ko).output().unwrap();

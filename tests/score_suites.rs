@@ -219,12 +219,11 @@ fn load(dir: &Path, case: &GtpCase) -> String {
 // ---------------------------------------------------------------------------
 // Hand-scored fixtures
 
-/// Seed 003 (territory counting, ties to White), its worked example as a
-/// real game: Black captured 1, White 2; 6 black and 9 white stones dead;
+/// Territory counting with ties to White, worked through as a real game: Black captured 1, White 2; 6 black and 9 white stones dead;
 /// territory Black 22, White 15; Black 32, White 23.
 #[test]
-fn seed003_worked_example() {
-    let bytes = fixture("seed003-worked-example.sgf");
+fn territory_counting_ties_to_white() {
+    let bytes = fixture("territory-counting-ties-to-white.sgf");
     let options = ScoreOptions { ties_to_white: true, ..defaults() };
     let s = score(&bytes, &options);
     assert_eq!(s.dead_stones_from, "markup");
@@ -239,15 +238,15 @@ fn seed003_worked_example() {
     assert_count(&score(&bytes, &estimated), side(22, 22, 1, 9, 32.0), side(15, 20, 2, 6, 23.0), "B+9", Some(true));
 }
 
-/// Seed 004: 9x9, area counting, simple ko, komi 7.5, and no dead-stone
+/// 9x9 area counting, simple ko, komi 7.5, and no dead-stone
 /// phase: the black stone G7 was not captured, so it counts, and the
 /// region around it is no one's.
 #[test]
-fn seed004_area_without_dead_stone_phase() {
-    let bytes = fixture("seed004-9x9-area-no-dead-stone-phase.sgf");
-    let seed004 =
+fn area_counting_without_dead_stone_phase() {
+    let bytes = fixture("area-counting-no-dead-stone-phase.sgf");
+    let no_dead_stone_phase =
         ScoreOptions { rules: RuleOverrides { ko: Some(KoRule::Simple), ..rules("chinese") }, dead_stones: DeadStones::None, komi: Some(7.5), ..defaults() };
-    let s = score(&bytes, &seed004);
+    let s = score(&bytes, &no_dead_stone_phase);
     assert_count(&s, side(27, 10, 0, 0, 37.0), side(0, 9, 0, 0, 16.5), "B+20.5", Some(true));
     assert_eq!(s.scoring, kifu::rules::Scoring::Area);
     // Chinese rules with a dead-stone phase remove G7: White wins.
@@ -348,7 +347,7 @@ fn eye_is_not_a_connection() {
     assert_eq!(owners(&s)[&(4, 8)], 'b', "E1 is Black's territory\n{}", drawn(&s));
 }
 
-/// Equal scores: a draw by default, White's win under the seed 003 rules.
+/// Equal scores: a draw by default, White's win where ties go to White.
 #[test]
 fn ties_to_white() {
     let bytes = fixture("ties-to-white.sgf");
@@ -470,7 +469,7 @@ fn kifu() -> Command {
 /// field names.
 #[test]
 fn score_json_fields() {
-    let out = kifu().args(["score", "--format", "json", "--ties", "white", "fixtures/score/seed003-worked-example.sgf"]).output().unwrap();
+    let out = kifu().args(["score", "--format", "json", "--ties", "white", "fixtures/score/territory-counting-ties-to-white.sgf"]).output().unwrap();
     assert_eq!(out.status.code(), Some(0), "{}", String::from_utf8_lossy(&out.stderr));
     let text = String::from_utf8(out.stdout).unwrap();
     let lines: Vec<&str> = text.lines().collect();
@@ -484,7 +483,7 @@ fn score_json_fields() {
             assert!(doc[color].get(field).is_some(), "no {color}.{field} in {doc}");
         }
     }
-    assert_eq!(doc["file"], "fixtures/score/seed003-worked-example.sgf");
+    assert_eq!(doc["file"], "fixtures/score/territory-counting-ties-to-white.sgf");
     assert_eq!(doc["game"], 0);
     assert_eq!(doc["rules"], "japanese");
     assert_eq!(doc["komi"], 0.0);

@@ -110,6 +110,14 @@ impl Item {
 }
 
 impl Content {
+    /// The file on disk the item is read from, if it is one.
+    pub fn path(&self) -> Option<&Path> {
+        match self {
+            Content::Path(path) | Content::Compressed(path, _) => Some(path),
+            _ => None,
+        }
+    }
+
     /// The bytes of the item, read whole (`max_bytes` bounds it).
     pub fn read(self, max_bytes: u64) -> Result<Vec<u8>, (Code, String)> {
         let io = |e: io::Error| (Code::Io, format!("cannot read: {e}"));
@@ -181,19 +189,30 @@ fn kind_of(path: &Path) -> Option<Kind> {
 
 /// What the walk finds before anything is opened.
 enum Found {
-    File { path: PathBuf, relative: PathBuf },
+    /// `canonical`: the file's own path, links resolved, to take it once.
+    File {
+        path: PathBuf,
+        relative: PathBuf,
+        canonical: PathBuf,
+    },
     Stdin,
-    Problem { name: String, code: Code, message: String },
+    Problem {
+        name: String,
+        code: Code,
+        message: String,
+    },
 }
 
 impl Walk {
     /// Calls `f` with each item in order, opening archives into their
-    /// members; stops early when `f` says so.
-    pub fn for_each(&self, paths: &[PathBuf], f: &mut dyn FnMut(Item) -> ControlFlow<()>) {
+    /// members; stops early when `f` says so. Returns the folders of
+    /// `paths` in which no file to check was found (a wrong path, or
+    /// files with other extensions), for the caller to say so.
+    pub fn for_each(&self, paths: &[PathBuf], f: &mut dyn FnMut(Item) -> ControlFlow<()>) -> Vec<PathBuf> {
         self.visit(paths, &mut |found| match found {
             Found::Stdin => f(Item { name: "-".into(), relative: "stdin.sgf".into(), content: Content::Stdin }),
             Found::Problem { name, code, message } => f(Item::problem(name, code, message)),
-            Found::File { path, relative } => {
+            Found::File { path, relative, .. } => {
                 let name = path.display().to_string();
                 match kind_of(&path) {
                     Some(Kind::Archive(kind)) => self.archive_members(&path, kind, &relative, f),
@@ -208,7 +227,7 @@ impl Walk {
                     None => f(Item { name, relative, content: Content::Path(path) }),
                 }
             }
-        });
+        })
     }
 
     /// The number of files and archives the run takes (archives count as
@@ -223,10 +242,21 @@ impl Walk {
     }
 
     /// The walk itself: each file, archive, `-` or problem, numbered for
-    /// the shard in walk order.
-    fn visit(&self, paths: &[PathBuf], f: &mut dyn FnMut(Found) -> ControlFlow<()>) {
+    /// the shard in walk order. A file named twice, or reached again
+    /// through a symbolic link, is taken the first time only. Returns the
+    /// folders in which nothing was found.
+    fn visit(&self, paths: &[PathBuf], f: &mut dyn FnMut(Found) -> ControlFlow<()>) -> Vec<PathBuf> {
         let mut k = 0;
+        let mut seen = Seen::default();
+        let found_so_far = std::cell::Cell::new(0usize);
+        let mut empty_folders = Vec::new();
         let mut take = |found: Found| {
+            found_so_far.set(found_so_far.get() + 1);
+            if let Found::File { canonical, .. } = &found {
+                if !seen.first_time(canonical) {
+                    return ControlFlow::Continue(());
+                }
+            }
             let taken = self.shard.is_none_or(|s| s.takes(k));
             k += 1;
             if taken { f(found) } else { ControlFlow::Continue(()) }
@@ -237,10 +267,19 @@ impl Walk {
             } else {
                 // One look at the path, not one for each question.
                 match std::fs::metadata(path) {
-                    Ok(m) if m.is_dir() => self.walk_dir(path, &mut take),
+                    Ok(m) if m.is_dir() => {
+                        let before = found_so_far.get();
+                        let flow = self.walk_dir(path, &mut take);
+                        if found_so_far.get() == before {
+                            empty_folders.push(path.clone());
+                        }
+                        flow
+                    }
                     Ok(_) => {
                         let relative = path.file_name().map_or_else(|| path.clone(), PathBuf::from);
-                        take(Found::File { path: path.clone(), relative })
+                        // Only another named path can lead to the file again.
+                        let canonical = if paths.len() > 1 { std::fs::canonicalize(path).unwrap_or_else(|_| path.clone()) } else { path.clone() };
+                        take(Found::File { path: path.clone(), relative, canonical })
                     }
                     Err(e) => {
                         let name = path.display().to_string();
@@ -250,9 +289,10 @@ impl Walk {
                 }
             };
             if flow.is_break() {
-                return;
+                break;
             }
         }
+        empty_folders
     }
 
     fn walk_dir(&self, dir: &Path, f: &mut dyn FnMut(Found) -> ControlFlow<()>) -> ControlFlow<()> {
@@ -260,11 +300,29 @@ impl Walk {
         let depth = if self.recursive { usize::MAX } else { 1 };
         let walker = walkdir::WalkDir::new(dir).follow_links(true).max_depth(depth).sort_by_file_name().into_iter();
         let walker = walker.filter_entry(|e| e.depth() == 0 || (self.hidden || !is_hidden(e)) && !self.ignored(&absolute_dir, dir, e) && !self.skipped(e));
+        // The canonical path of a file is the folder's and its relative
+        // path, unless a link leads to it: resolving every path would cost
+        // a system call per file.
+        let canonical_dir = std::fs::canonicalize(dir).unwrap_or_else(|_| absolute_dir.clone());
+        let mut linked_folder_depth: Option<usize> = None;
         for entry in walker {
+            if let Ok(e) = &entry {
+                if linked_folder_depth.is_some_and(|depth| e.depth() <= depth) {
+                    linked_folder_depth = None;
+                }
+                if e.depth() > 0 && e.path_is_symlink() && e.file_type().is_dir() && linked_folder_depth.is_none() {
+                    linked_folder_depth = Some(e.depth());
+                }
+            }
             let found = match entry {
                 Ok(e) if e.file_type().is_file() && self.wanted(e.path()) => {
                     let relative = e.path().strip_prefix(dir).unwrap_or(e.path()).to_path_buf();
-                    Found::File { path: e.into_path(), relative }
+                    let canonical = if linked_folder_depth.is_some() || e.path_is_symlink() {
+                        std::fs::canonicalize(e.path()).unwrap_or_else(|_| e.path().to_path_buf())
+                    } else {
+                        canonical_dir.join(&relative)
+                    };
+                    Found::File { path: e.into_path(), relative, canonical }
                 }
                 Ok(_) => continue,
                 Err(e) => walk_problem(dir, &e),
@@ -356,6 +414,28 @@ impl Walk {
             }
         }
         Ok(ControlFlow::Continue(()))
+    }
+}
+
+/// The files a walk has taken, by a 128-bit hash of their canonical path
+/// (about 20 bytes a file).
+#[derive(Default)]
+struct Seen(std::collections::HashSet<u128>);
+
+impl Seen {
+    /// Whether this is the first time the walk meets the file.
+    fn first_time(&mut self, canonical: &Path) -> bool {
+        use std::hash::{DefaultHasher, Hasher};
+        // The bytes, not the components (`Path`'s own hash parses them):
+        // canonical paths are already in one form.
+        let bytes = canonical.as_os_str().as_encoded_bytes();
+        let half = |salt: u64| {
+            let mut h = DefaultHasher::new();
+            h.write_u64(salt);
+            h.write(bytes);
+            h.finish()
+        };
+        self.0.insert(u128::from(half(0)) << 64 | u128::from(half(1)))
     }
 }
 

@@ -68,6 +68,12 @@ impl Config {
         Ok(config)
     }
 
+    /// Where a key was read, for messages: `path/kifu.toml: rules`.
+    pub fn key(&self, key: &str) -> String {
+        let file = self.path.as_deref().unwrap_or(Path::new(FILE_NAME));
+        format!("{}: {key}", file.display())
+    }
+
     /// The `ignore` patterns as a matcher rooted at the file's folder.
     pub fn ignore_matcher(&self) -> Result<Option<Gitignore>, String> {
         if self.check.ignore.is_empty() {

@@ -21,7 +21,7 @@ pub struct ExplainArgs {
 pub fn run(args: ExplainArgs) -> io::Result<Status> {
     let mut out = io::BufWriter::new(io::stdout().lock());
     match &args.code {
-        Some(name) => match code_arg(name) {
+        Some(name) => match code_arg(name, "explain") {
             Ok(code) => explain::write_explanation(&mut out, code)?,
             Err(status) => return Ok(status),
         },

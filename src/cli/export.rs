@@ -17,7 +17,7 @@ use std::path::{Path, PathBuf};
 use clap::{Args, ValueEnum};
 use npyz::{DType, TypeStr, WriterBuilder};
 
-use super::{InputArgs, RuleArgs, Status, fix};
+use super::{InputArgs, RuleArgs, Status, output};
 use crate::arrays::{self, Labels, LineArrays};
 use crate::batch::{self, Item, Shard};
 use crate::diag::Code;
@@ -84,7 +84,7 @@ pub fn export(args: ExportArgs) -> io::Result<Status> {
         return Ok(Status::Usage);
     };
     let output = &args.output;
-    if inputs.paths.iter().any(|p| fix::same_file(p, output)) {
+    if inputs.paths.iter().any(|p| output::same_file(p, output)) {
         eprintln!("kifu: refusing to write {}: it is one of the inputs", output.display());
         return Ok(Status::Usage);
     }
@@ -98,7 +98,8 @@ pub fn export(args: ExportArgs) -> io::Result<Status> {
     let mut npz = NpzColumns::new(&dir, width, height).map_err(|e| in_file(&dir, e))?;
     let mut status = Status::Clean;
     let mut counts = Counts::default();
-    let produce = |f: &mut dyn FnMut(Item) -> ControlFlow<()>| inputs.walk.for_each(&inputs.paths, f);
+    let mut empty_folders = Vec::new();
+    let produce = |f: &mut dyn FnMut(Item) -> ControlFlow<()>| empty_folders = inputs.walk.for_each(&inputs.paths, f);
     let work = |item: Item| export_item(item, inputs.walk.max_bytes, &inputs.parse, &rules);
     let deliver = |exported: Exported| -> io::Result<()> {
         counts.files += 1;
@@ -135,6 +136,9 @@ pub fn export(args: ExportArgs) -> io::Result<Status> {
         Ok(())
     };
     batch::ordered_map(jobs, produce, work, deliver).map_err(|e| io::Error::new(e.kind(), format!("writing the arrays in {}: {e}", dir.display())))?;
+    if inputs.warn_empty(&empty_folders) {
+        status = Status::Usage;
+    }
     let games = npz.games;
     npz.finish(output, args.compress).map_err(|e| in_file(output, e))?;
     if !args.quiet {

@@ -16,6 +16,7 @@ mod config;
 mod explain;
 mod export;
 mod fix;
+mod output;
 mod progress;
 mod score;
 mod shell;
@@ -37,6 +38,7 @@ use crate::replay::RuleOverrides;
 use crate::report::{self, Format, Reporter, Shown};
 use crate::rules::{KoRule, Rules, Suicide};
 use crate::score::{DeadStones, ScoreOptions, SekiEyes};
+use crate::sgf::props;
 use crate::sgf::{self, ParseOptions, SourceMap, charset};
 use color::ColorChoice;
 use config::Config;
@@ -72,6 +74,9 @@ enum Command {
     /// Report every problem in SGF files: syntax, charsets, property values, illegal moves.
     Check(CheckArgs),
     /// Rescore finished games under their rules and compare with RE[].
+    #[command(
+        after_help = "Exit status: 0 when every recount agrees with RE[] (or RE[] gives no margin to compare); 1 when a recount disagrees with RE[], or a game has no board to score; 2 on a usage or I/O error, a --variation or a --dead-stones point a game does not have included. A game that is not Go is skipped (not-go)."
+    )]
     Score(ScoreArgs),
     /// Convert SGF to JSON (schema kifu/1) and back.
     Convert(ConvertArgs),
@@ -112,6 +117,9 @@ struct InputArgs {
     max_variations: Option<usize>,
 }
 
+/// The rulesets `--rules` and `rules` in `kifu.toml` name.
+const RULESETS: &str = "japanese, korean, chinese, aga, new-zealand, tromp-taylor, ing";
+
 /// Rule choices shared by `check` and `score`.
 #[derive(Args, Clone)]
 struct RuleArgs {
@@ -133,7 +141,7 @@ impl RuleArgs {
             Some(name) => match Rules::preset(name) {
                 Some(r) => Some(r),
                 None => {
-                    say!("unknown ruleset '{name}' for --rules (japanese, korean, chinese, aga, new-zealand, tromp-taylor, ing)");
+                    say!("--rules {name}: unknown ruleset ({RULESETS})");
                     return Err(Status::Usage);
                 }
             },
@@ -145,24 +153,34 @@ impl RuleArgs {
 /// How to rescore, shared by `score` and `check --score`.
 #[derive(Args)]
 struct ScoreFlags {
-    /// Dead stones: auto (markup, else estimate), markup, estimate, none, or points like dd,pq.
-    #[arg(long, value_name = "HOW", default_value = "auto")]
-    dead_stones: String,
+    /// Dead stones: auto (markup, else estimate; the default), markup, estimate, none, or points in SGF letters or as the map writes them, e.g. dd,pq or D16,Q3.
+    #[arg(long, value_name = "HOW")]
+    dead_stones: Option<String>,
     /// Komi, replacing KM[].
-    #[arg(long, allow_hyphen_values = true)]
+    #[arg(long, allow_hyphen_values = true, value_parser = finite_number)]
     komi: Option<f64>,
     /// Points given to White for the handicap, replacing the ruleset's (area scoring).
-    #[arg(long, value_name = "N")]
+    #[arg(long, value_name = "N", value_parser = finite_number)]
     handicap_bonus: Option<f64>,
     /// Whether the eyes of groups in seki count: none (Japanese Art. 8), count, or kgs (as KGS scores: an eye counts for nobody only if all the chains around it touch a seki dame). Default: kgs for KGS records, else none.
     #[arg(long, value_enum)]
     seki_eyes: Option<SekiEyes>,
-    /// Who wins equal scores: draw (jigo) or white (the seed 003 rules).
-    #[arg(long, value_enum, default_value = "draw")]
-    ties: TiesArg,
+    /// Who wins equal scores: draw (jigo; the default) or white (for rules that give ties to White).
+    #[arg(long, value_enum)]
+    ties: Option<TiesArg>,
     /// The line to score: child indices at branch points, e.g. 1 or 0,2 (default: the main line).
     #[arg(long, value_name = "PATH", value_delimiter = ',')]
     variation: Vec<u32>,
+}
+
+/// A number that is a number: `nan`, `inf` and `1e400` (infinite as an
+/// `f64`) are refused, so no flag takes a value no count can use.
+fn finite_number(text: &str) -> Result<f64, String> {
+    match text.trim().parse::<f64>() {
+        Ok(x) if x.is_finite() => Ok(x),
+        Ok(_) => Err(format!("'{text}' is not a finite number")),
+        Err(_) => Err(format!("'{text}' is not a number")),
+    }
 }
 
 #[derive(Clone, Copy, PartialEq, Eq, ValueEnum)]
@@ -171,21 +189,69 @@ enum TiesArg {
     White,
 }
 
+/// Rescoring options, with `--dead-stones` points as written: a board
+/// coordinate's row counts from the bottom, so it is read per game.
+pub(super) struct ScoreSettings {
+    pub options: ScoreOptions,
+    points: Option<Vec<String>>,
+}
+
+impl ScoreSettings {
+    /// The options for one game: `Err` when a point is off its board.
+    pub fn for_game(&self, game: &sgf::GameTree) -> Result<ScoreOptions, String> {
+        let Some(points) = &self.points else { return Ok(self.options.clone()) };
+        let height = props::board_size(game.root()).map_or(19, |size| size.height);
+        let points = points
+            .iter()
+            .map(|p| props::Point::parse(p).or_else(|_| props::Point::from_coordinate(p, height)).map_err(|e| format!("--dead-stones {p}: {}", e.message)));
+        Ok(ScoreOptions { dead_stones: DeadStones::Points(points.collect::<Result<_, _>>()?), ..self.options.clone() })
+    }
+}
+
 impl ScoreFlags {
-    fn resolve(&self, rules: RuleOverrides) -> Result<ScoreOptions, Status> {
-        let dead_stones = self.dead_stones.parse::<DeadStones>().map_err(|e| {
-            say!("--dead-stones {}: {e} (auto, markup, estimate, none, or points like dd,pq)", self.dead_stones);
-            Status::Usage
-        })?;
-        Ok(ScoreOptions {
+    /// The flags given, by name (they mean nothing without a rescore).
+    fn given(&self) -> Vec<&'static str> {
+        let set = [
+            ("--dead-stones", self.dead_stones.is_some()),
+            ("--komi", self.komi.is_some()),
+            ("--handicap-bonus", self.handicap_bonus.is_some()),
+            ("--seki-eyes", self.seki_eyes.is_some()),
+            ("--ties", self.ties.is_some()),
+            ("--variation", !self.variation.is_empty()),
+        ];
+        set.into_iter().filter(|&(_, given)| given).map(|(name, _)| name).collect()
+    }
+
+    fn resolve(&self, rules: RuleOverrides) -> Result<ScoreSettings, Status> {
+        let mut points = None;
+        let dead_stones = match self.dead_stones.as_deref().unwrap_or("auto") {
+            "auto" => DeadStones::Auto,
+            "markup" => DeadStones::Markup,
+            "estimate" => DeadStones::Estimate,
+            "none" => DeadStones::None,
+            list => {
+                let written: Vec<String> = list.split(',').map(|p| p.trim().to_string()).collect();
+                // Read on the largest board now, so a typo fails before any work.
+                let unreadable =
+                    written.iter().find_map(|p| props::Point::parse(p).and(Ok(())).or_else(|_| props::Point::from_coordinate(p, 52).map(|_| ())).err());
+                if let Some(e) = unreadable {
+                    say!("--dead-stones {list}: {} (auto, markup, estimate, none, or points like dd,pq or D16,Q3)", e.message);
+                    return Err(Status::Usage);
+                }
+                points = Some(written);
+                DeadStones::Points(Vec::new())
+            }
+        };
+        let options = ScoreOptions {
             rules,
             dead_stones,
             komi: self.komi,
             handicap_bonus: self.handicap_bonus,
             seki_eyes: self.seki_eyes,
-            ties_to_white: self.ties == TiesArg::White,
+            ties_to_white: self.ties == Some(TiesArg::White),
             variation: self.variation.clone(),
-        })
+        };
+        Ok(ScoreSettings { options, points })
     }
 }
 
@@ -234,13 +300,13 @@ struct CheckArgs {
     #[arg(long, value_name = "CODE")]
     allow: Vec<String>,
     /// Stop checking a file after this many seconds (checked between games).
-    #[arg(long, value_name = "SECONDS")]
+    #[arg(long, value_name = "SECONDS", value_parser = finite_number)]
     timeout_per_file: Option<f64>,
     /// Print only the summary (for huge runs).
     #[arg(long)]
     summary_only: bool,
     /// Threads checking files (default: all cores). Output order does not depend on it.
-    #[arg(long, short, value_name = "N")]
+    #[arg(long, short, value_name = "N", value_parser = at_least_one)]
     jobs: Option<usize>,
     /// Check only the I-th of N deterministic slices of the inputs (1-based), e.g. 2/8.
     #[arg(long, value_name = "I/N", value_parser = Shard::parse)]
@@ -260,30 +326,61 @@ struct CheckArgs {
 }
 
 impl CheckArgs {
-    /// Flags over the config file: command-line codes add to its lists.
+    /// The config file's lists, then the flags': a flag on a code the file
+    /// lists the other way wins; one source naming a code both ways is
+    /// refused.
     fn policy(&self, config: &Config) -> Result<Policy, Status> {
-        let mut policy = Policy::default();
-        for name in config.check.deny.iter().chain(&self.deny) {
-            if name == "warnings" {
-                policy.deny_warnings = true;
-            } else {
-                policy.deny.push(code_arg(name)?);
-            }
-        }
-        for name in config.check.allow.iter().chain(&self.allow) {
-            match name.as_str() {
-                "info" => policy.min_severity = policy.min_severity.max(Severity::Warning),
-                "warnings" => policy.min_severity = Severity::Error,
-                _ => policy.allow.push(code_arg(name)?),
-            }
-        }
+        let from_file = policy_lists(&config.check.deny, &config.check.allow, |key| config.key(key))?;
+        let from_flags = policy_lists(&self.deny, &self.allow, |key| format!("--{key}"))?;
+        let mut policy = from_file;
+        policy.deny.retain(|code| !from_flags.allow.contains(code));
+        policy.allow.retain(|code| !from_flags.deny.contains(code));
+        policy.deny.extend(from_flags.deny);
+        policy.allow.extend(from_flags.allow);
+        policy.deny_warnings |= from_flags.deny_warnings;
+        policy.min_severity = policy.min_severity.max(from_flags.min_severity);
         Ok(policy)
     }
 }
 
-fn code_arg(name: &str) -> Result<Code, Status> {
+/// One source's `deny` and `allow` lists; `source` names a key for messages.
+fn policy_lists(deny: &[String], allow: &[String], source: impl Fn(&str) -> String) -> Result<Policy, Status> {
+    let mut policy = Policy::default();
+    for name in deny {
+        if name == "warnings" {
+            policy.deny_warnings = true;
+        } else {
+            policy.deny.push(code_arg(name, &source("deny"))?);
+        }
+    }
+    for name in allow {
+        match name.as_str() {
+            "info" => policy.min_severity = policy.min_severity.max(Severity::Warning),
+            "warnings" => policy.min_severity = Severity::Error,
+            _ => {
+                let code = code_arg(name, &source("allow"))?;
+                if policy.deny.contains(&code) {
+                    say!("{} {name} and {} {name} contradict each other", source("deny"), source("allow"));
+                    return Err(Status::Usage);
+                }
+                policy.allow.push(code);
+            }
+        }
+    }
+    Ok(policy)
+}
+
+fn at_least_one(text: &str) -> Result<usize, String> {
+    match text.trim().parse::<usize>() {
+        Ok(0) => Err("at least 1 is needed".into()),
+        Ok(n) => Ok(n),
+        Err(_) => Err(format!("'{text}' is not a whole number")),
+    }
+}
+
+fn code_arg(name: &str, source: &str) -> Result<Code, Status> {
     Code::from_name(name).ok_or_else(|| {
-        say!("unknown diagnostic code '{name}' (`kifu explain --list` lists them)");
+        say!("{source}: unknown diagnostic code '{name}' (`kifu explain --list` lists them)");
         Status::Usage
     })
 }
@@ -384,7 +481,9 @@ impl InputArgs {
             },
         };
         let mut extensions: Vec<String> = crate::formats::EXTENSIONS.iter().map(|e| e.to_string()).collect();
-        extensions.extend(self.extensions.iter().map(|e| extension_name(e)));
+        for ext in &self.extensions {
+            extensions.push(extension_name(ext, "--ext")?);
+        }
         let walk = Walk { extensions, hidden: self.hidden, max_bytes: self.max_bytes.unwrap_or(batch::DEFAULT_MAX_BYTES), ..Walk::default() };
         let parse = ParseOptions { encoding, limits: sgf::Limits { max_nodes: self.max_nodes, max_variations: self.max_variations } };
         Ok(Inputs { paths: self.paths.clone(), walk, parse })
@@ -397,8 +496,10 @@ impl Inputs {
     fn each_read(&self, mut f: impl FnMut(&Item, Vec<u8>) -> io::Result<Status>) -> io::Result<Status> {
         let mut status = Status::Clean;
         let mut failure = None;
-        self.walk.for_each(&self.paths, &mut |mut item| {
-            let content = std::mem::replace(&mut item.content, Content::Stdin);
+        let empty_folders = self.walk.for_each(&self.paths, &mut |mut item| {
+            // The bytes are handed over; the item keeps its path, if it has one.
+            let path = item.content.path().map(Path::to_path_buf);
+            let content = std::mem::replace(&mut item.content, path.map_or(Content::Stdin, Content::Path));
             let outcome = match content.read(self.walk.max_bytes) {
                 Ok(bytes) => f(&item, bytes),
                 Err((code, message)) => {
@@ -417,13 +518,34 @@ impl Inputs {
                 }
             }
         });
+        if self.warn_empty(&empty_folders) {
+            status = Status::Usage;
+        }
         failure.map_or(Ok(status), Err)
+    }
+
+    /// Says which folders named on the command line held no file to check;
+    /// whether there was one. A wrong path must fail a CI job: the run then
+    /// exits 2, as for a path that does not exist.
+    fn warn_empty(&self, folders: &[PathBuf]) -> bool {
+        let extensions: Vec<String> = self.walk.extensions.iter().map(|e| format!("*.{e}")).collect();
+        for folder in folders {
+            say!("warning: no SGF file found under {} (looked for {}; --ext adds extensions)", folder.display(), extensions.join(", "));
+        }
+        !folders.is_empty()
     }
 }
 
-/// `.SGF` and `sgf` name the same extension.
-fn extension_name(ext: &str) -> String {
-    ext.trim_start_matches('.').to_ascii_lowercase()
+/// An extension as people write it: `kifu`, `.kifu`, `*.kifu` and `KIFU`
+/// name the same one; anything else (a glob, a path) is refused, as it
+/// would match no file.
+fn extension_name(ext: &str, source: &str) -> Result<String, Status> {
+    let name = ext.trim().trim_start_matches("*.").trim_start_matches('.').to_ascii_lowercase();
+    if name.is_empty() || !name.chars().all(|c| c.is_ascii_alphanumeric() || c == '-' || c == '_') {
+        say!("{source} '{ext}': not a file extension (kifu, .kifu or *.kifu)");
+        return Err(Status::Usage);
+    }
+    Ok(name)
 }
 
 /// Everything `check` needs, resolved from flags and `kifu.toml`.
@@ -446,27 +568,41 @@ impl CheckArgs {
             Status::Usage
         })?;
         let mut inputs = self.input.resolve()?;
-        inputs.walk.extensions.extend(config.check.extensions.iter().map(|e| extension_name(e)));
+        for ext in &config.check.extensions {
+            inputs.walk.extensions.push(extension_name(ext, &config.key("extensions"))?);
+        }
         inputs.walk.hidden |= config.check.hidden.unwrap_or(false);
         if let (None, Some(max)) = (self.input.max_bytes, config.check.max_bytes) {
             inputs.walk.max_bytes = max;
         }
         let matcher = config.ignore_matcher().map_err(|e| {
-            say!("{}: {e}", config::FILE_NAME);
+            say!("{}: {e}", config.key("ignore"));
             Status::Usage
         })?;
         inputs.walk.ignore = matcher.map(|m| -> batch::PathFilter { Box::new(move |path, is_dir| m.matched(path, is_dir).is_ignore()) });
         inputs.walk.shard = self.shard;
         let mut rule_args = self.rules.clone();
-        rule_args.rules = rule_args.rules.or_else(|| config.check.rules.clone());
+        if let (None, Some(name)) = (&rule_args.rules, &config.check.rules) {
+            if Rules::preset(name).is_none() {
+                say!("{} = \"{name}\": unknown ruleset ({RULESETS})", config.key("rules"));
+                return Err(Status::Usage);
+            }
+            rule_args.rules = Some(name.clone());
+        }
         let rules = rule_args.resolve()?;
         let policy = self.policy(&config)?;
-        let score = if self.score { Some(self.score_flags.resolve(rules)?) } else { None };
+        let score = self.score_options(rules)?;
         let fingerprints = policy.reports(Code::DuplicateGame);
         let timeout = self.timeout()?;
         let options = CheckOptions { parse: inputs.parse, rules, score, fingerprints, timeout };
         let jobs = self.jobs.unwrap_or_else(|| std::thread::available_parallelism().map_or(1, |n| n.get()));
-        let fix = self.output.clone().filter(|_| self.fix).map(|out| FixTarget::new(out, &inputs.paths));
+        let fix = match self.output.clone().filter(|_| self.fix).map(|out| FixTarget::new(out, &inputs.paths)).transpose() {
+            Ok(fix) => fix,
+            Err(e) => {
+                say!("--fix {e}");
+                return Err(Status::Usage);
+            }
+        };
         if let Some(folder) = fix.as_ref().and_then(FixTarget::folder) {
             // Repaired copies written under an input folder are not inputs.
             let _ = std::fs::create_dir_all(folder);
@@ -479,19 +615,44 @@ impl CheckArgs {
 }
 
 impl CheckArgs {
+    /// `--score`'s options. Without `--score` the rescoring flags would do
+    /// nothing, so they are refused; so are the ones that name a stone or a
+    /// line of one game (`kifu score` takes them).
+    fn score_options(&self, rules: RuleOverrides) -> Result<Option<ScoreOptions>, Status> {
+        if !self.score {
+            let given = self.score_flags.given();
+            if given.is_empty() {
+                return Ok(None);
+            }
+            say!("{} only apply with --score", given.join(", "));
+            return Err(Status::Usage);
+        }
+        let settings = self.score_flags.resolve(rules)?;
+        if settings.points.is_some() || !settings.options.variation.is_empty() {
+            say!("--dead-stones with points and --variation name the stones and the line of one game: use them with kifu score");
+            return Err(Status::Usage);
+        }
+        Ok(Some(settings.options))
+    }
+
     fn timeout(&self) -> Result<Option<Duration>, Status> {
-        match self.timeout_per_file {
-            Some(t) if !(t > 0.0 && t.is_finite()) => {
+        let Some(seconds) = self.timeout_per_file else { return Ok(None) };
+        match Duration::try_from_secs_f64(seconds) {
+            Ok(t) if !t.is_zero() => Ok(Some(t)),
+            _ => {
                 say!("--timeout-per-file must be a positive number of seconds");
                 Err(Status::Usage)
             }
-            t => Ok(t.map(Duration::from_secs_f64)),
         }
     }
 }
 
 /// Where `--fix` wrote a file and what it changed, or why it could not.
 type FixResult = Result<(PathBuf, Vec<String>), String>;
+
+/// Where `--fix` is to write an item's copy, or why it is not to: decided
+/// in input order, before the item is checked.
+type FixPlan = Result<PathBuf, String>;
 
 /// What checking one item gave.
 enum Outcome {
@@ -519,17 +680,29 @@ fn check(args: CheckArgs, style: report::Style) -> io::Result<Status> {
     let mut progress = Progress::start(args.quiet);
     let mut duplicates = DuplicateIndex::default();
     let mut io_error = false;
+    let mut empty_folders = Vec::new();
     std::thread::scope(|scope| -> io::Result<()> {
         if let Some(bar) = progress.as_ref().map(|p| p.bar().clone()) {
             let run = &run;
             scope.spawn(move || bar.set_length(run.inputs.walk.count(&run.inputs.paths) as u64));
         }
-        let produce = |f: &mut dyn FnMut(Item) -> ControlFlow<()>| run.inputs.walk.for_each(&run.inputs.paths, f);
+        let mut claimed = output::Claimed::default();
+        let empty_folders = &mut empty_folders;
+        let produce = |f: &mut dyn FnMut((Item, Option<FixPlan>)) -> ControlFlow<()>| {
+            *empty_folders = run.inputs.walk.for_each(&run.inputs.paths, &mut |item| {
+                let plan = run.fix.as_ref().map(|fix| claimed.claim(fix.path_for(&item.relative), item.content.path()));
+                f((item, plan))
+            });
+        };
         let deliver = |outcome: Outcome| {
             let (name, mut check) = match outcome {
                 Outcome::Checked { name, check, fixed } => {
                     if let Some(fixed) = fixed {
                         report_fix(&name, fixed, args.quiet);
+                    }
+                    if let Some(why) = no_game(&check.diagnostics) {
+                        // Also on stderr, as from every command.
+                        say!("{name}: not an SGF file: {}", why.message);
                     }
                     (name, check)
                 }
@@ -552,12 +725,13 @@ fn check(args: CheckArgs, style: report::Style) -> io::Result<Status> {
                 }
             }
         };
-        batch::ordered_map(run.jobs, produce, |item| check_item(item, &run), deliver)
+        batch::ordered_map(run.jobs, produce, |(item, plan)| check_item(item, plan, &run), deliver)
     })?;
     if let Some(progress) = progress {
         progress.finish();
     }
     let summary = reporter.finish(Some(started.elapsed()))?;
+    io_error |= run.inputs.warn_empty(&empty_folders);
     Ok(if io_error {
         Status::Usage
     } else if summary.errors > 0 {
@@ -567,13 +741,11 @@ fn check(args: CheckArgs, style: report::Style) -> io::Result<Status> {
     })
 }
 
-/// Reads and checks one item (on a worker thread); a panic becomes an
-/// `internal-error` so the other files are still checked.
-fn check_item(item: Item, run: &CheckRun) -> Outcome {
-    let Item { name, relative, content } = item;
-    let is_input = |path: &Path| matches!(&content, Content::Path(p) | Content::Compressed(p, _) if fix::same_file(p, path));
-    let target = run.fix.as_ref().map(|fix| fix.path_for(&relative)).filter(|target| !is_input(target));
-    let refused = run.fix.is_some() && target.is_none();
+/// Reads and checks one item (on a worker thread), and writes its repaired
+/// copy where `plan` says; a panic becomes an `internal-error` so the other
+/// files are still checked.
+fn check_item(item: Item, plan: Option<FixPlan>, run: &CheckRun) -> Outcome {
+    let Item { name, content, .. } = item;
     let bytes = match content.read(run.inputs.walk.max_bytes) {
         Ok(bytes) => bytes,
         Err((code, message)) => return Outcome::Failed { name, code, message },
@@ -585,21 +757,23 @@ fn check_item(item: Item, run: &CheckRun) -> Outcome {
             // do not hold it until printing otherwise.
             check.source = SourceMap::new("");
         }
-        let fixed = target.map(|target| write_fixed(&bytes, &name, &target, &run.options.parse));
+        let fixed = plan.map(|plan| plan.and_then(|target| write_fixed(&bytes, &name, &target, &run.options.parse)));
         (check, fixed)
     }));
     match checked {
-        Ok((check, fixed)) => {
-            let fixed = if refused { Some(Err("refusing to write over the input".to_string())) } else { fixed };
-            Outcome::Checked { name, check, fixed }
-        }
+        Ok((check, fixed)) => Outcome::Checked { name, check, fixed },
         Err(_) => Outcome::Failed { name, code: Code::InternalError, message: "kifu failed on this file (a bug: please report it with the file)".into() },
     }
 }
 
+/// Writes the repaired copy of a file that holds a game; a file that holds
+/// none gets no copy.
 fn write_fixed(bytes: &[u8], name: &str, target: &Path, parse: &ParseOptions) -> FixResult {
     let repaired = fix::repair(bytes, name, parse);
-    match fix::write_atomically(target, repaired.text.as_bytes()) {
+    if let Some(why) = repaired.no_game {
+        return Err(format!("no copy written: the file holds no game ({why})"));
+    }
+    match output::replace(target, repaired.text.as_bytes()) {
         Ok(()) => Ok((target.to_path_buf(), repaired.changes)),
         Err(e) => Err(format!("cannot write {}: {e}", target.display())),
     }
@@ -622,13 +796,18 @@ fn report_fix(name: &str, fixed: FixResult, quiet: bool) {
 fn parse_input(name: &str, bytes: &[u8], options: &ParseOptions) -> Option<sgf::Parsed> {
     let parsed = crate::formats::read(bytes, name, options);
     if parsed.collection.games.is_empty() {
-        let why = parsed.diagnostics.first().map_or("no game found".to_string(), |d| d.message.clone());
+        let why = no_game(&parsed.diagnostics).map_or("no game found", |d| d.message.as_str());
         // The other formats' messages name the format already.
         let what = if crate::formats::detect(bytes, name) == crate::formats::Format::Sgf { "not an SGF file: " } else { "" };
         say!("{name}: {what}{why}");
         return None;
     }
     Some(parsed)
+}
+
+/// The diagnostic saying a file holds no game (`not-sgf`, `empty-file`).
+fn no_game(diagnostics: &[Diagnostic]) -> Option<&Diagnostic> {
+    diagnostics.iter().find(|d| matches!(d.code, Code::NotSgf | Code::EmptyFile))
 }
 
 fn info(args: InfoArgs) -> io::Result<Status> {
@@ -668,12 +847,12 @@ fn score(args: ScoreArgs, style: report::Style) -> io::Result<Status> {
         (Ok(i), Ok(r)) => (i, r),
         _ => return Ok(Status::Usage),
     };
-    let options = match args.score.resolve(rules) {
-        Ok(o) => o,
+    let settings = match args.score.resolve(rules) {
+        Ok(s) => s,
         Err(status) => return Ok(status),
     };
     let jobs = args.jobs.unwrap_or_else(|| std::thread::available_parallelism().map_or(1, |n| n.get()));
-    let run = score::ScoreRun { inputs, options, format: args.format, style, jobs, finished_only: args.finished_only, quiet: args.quiet };
+    let run = score::ScoreRun { inputs, settings, format: args.format, style, jobs, finished_only: args.finished_only, quiet: args.quiet };
     score::run(&run)
 }
 
@@ -682,38 +861,62 @@ fn convert(args: ConvertArgs) -> io::Result<Status> {
         Ok(i) => i,
         Err(status) => return Ok(status),
     };
-    let many = inputs.walk.count(&inputs.paths) > 1;
-    let mut text = String::new();
+    if args.positions && args.to == ConvertTarget::Sgf {
+        say!("--positions adds positions to JSON; it has no meaning with --to sgf");
+        return Ok(Status::Usage);
+    }
+    let folder = args.output.as_deref().filter(|out| output::names_folder(out));
+    let one_file = args.output.as_deref().filter(|_| folder.is_none());
     let mut clash = false;
+    // Several inputs into one output make JSON Lines; one a JSON document.
+    let pretty = folder.is_some() || inputs.walk.count(&inputs.paths) <= 1;
+    let extension = if args.to == ConvertTarget::Json { "json" } else { "sgf" };
+    let mut text = String::new();
+    let mut claimed = output::Claimed::default();
     let status = inputs.each_read(|item, bytes| {
-        clash |= args.output.as_deref().is_some_and(|out| fix::same_file(Path::new(&item.name), out));
+        let input = item.content.path();
+        clash |= one_file.zip(input).is_some_and(|(out, input)| output::same_file(input, out));
         let converted = match args.to {
-            ConvertTarget::Json => to_json(&item.name, &bytes, &inputs.parse, args.positions, many),
+            ConvertTarget::Json => to_json(&item.name, &bytes, &inputs.parse, args.positions, pretty),
             ConvertTarget::Sgf => to_sgf(&item.name, &bytes, &inputs.parse),
         };
-        match converted {
-            Some(s) => text.push_str(&s),
-            None => return Ok(Status::Problems),
+        let Some(converted) = converted else { return Ok(Status::Problems) };
+        let Some(folder) = folder else {
+            text.push_str(&converted);
+            return Ok(Status::Clean);
+        };
+        // A folder: one output per input, where its repaired copy would go.
+        let written = claimed
+            .claim(folder.join(item.relative.with_extension(extension)), input)
+            .and_then(|target| output::replace(&target, converted.as_bytes()).map_err(|e| format!("cannot write {}: {e}", target.display())));
+        match written {
+            Ok(()) => Ok(Status::Clean),
+            Err(e) => {
+                say!("{}: {e}", item.name);
+                Ok(Status::Usage)
+            }
         }
-        Ok(Status::Clean)
     })?;
-    match &args.output {
+    match one_file {
         Some(path) if clash => {
             say!("refusing to write {}: it is one of the inputs", path.display());
             return Ok(Status::Usage);
         }
-        Some(path) => fix::write_atomically(path, text.as_bytes()).map_err(|e| io::Error::new(e.kind(), format!("{}: {e}", path.display())))?,
-        None => io::stdout().lock().write_all(text.as_bytes())?,
+        // Only a complete result replaces an output.
+        Some(path) if status != Status::Clean => say!("{} not written: not every input could be converted", path.display()),
+        Some(path) => output::replace(path, text.as_bytes()).map_err(|e| io::Error::new(e.kind(), format!("{}: {e}", path.display())))?,
+        None if folder.is_none() => io::stdout().lock().write_all(text.as_bytes())?,
+        None => {}
     }
     Ok(status)
 }
 
 /// One input as a JSON document: pretty for a single file, one line each
 /// (JSON Lines) for many.
-fn to_json(name: &str, bytes: &[u8], options: &ParseOptions, positions: bool, many: bool) -> Option<String> {
+fn to_json(name: &str, bytes: &[u8], options: &ParseOptions, positions: bool, pretty: bool) -> Option<String> {
     let parsed = parse_input(name, bytes, options)?;
     report_errors(name, &parsed.diagnostics);
-    let json_options = JsonOptions { positions, pretty: !many };
+    let json_options = JsonOptions { positions, pretty };
     let mut doc = json::to_json(name, &parsed, &json_options);
     doc.push('\n');
     Some(doc)
@@ -721,19 +924,28 @@ fn to_json(name: &str, bytes: &[u8], options: &ParseOptions, positions: bool, ma
 
 /// One input (kifu JSON, JSON Lines, or SGF) written as UTF-8 SGF.
 fn to_sgf(name: &str, bytes: &[u8], options: &ParseOptions) -> Option<String> {
-    let is_json = bytes.iter().find(|b| !b.is_ascii_whitespace()) == Some(&b'{');
+    // JSON by its name, or by its first character when the name is no
+    // record format's (a Pandanet `.ugi` starts with `[Header]`).
+    let lower = name.to_ascii_lowercase();
+    let starts_like_json = matches!(bytes.iter().find(|b| !b.is_ascii_whitespace()), Some(b'{' | b'['));
+    let is_json =
+        lower.ends_with(".json") || lower.ends_with(".jsonl") || starts_like_json && crate::formats::detect(bytes, name) == crate::formats::Format::Sgf;
     let collection = if is_json {
         let text = match std::str::from_utf8(bytes) {
             Ok(t) => t,
             Err(e) => {
-                say!("{name}: JSON input is not UTF-8: {e}");
+                say!("{name}: invalid JSON: not UTF-8: {e}");
                 return None;
             }
         };
         match json::from_json_lines(text) {
+            Ok(docs) if docs.is_empty() => {
+                say!("{name}: invalid JSON: no kifu/1 document in it");
+                return None;
+            }
             Ok(docs) => sgf::Collection { games: docs.into_iter().flat_map(|d| d.collection.games).collect() },
             Err(e) => {
-                say!("{name}: {e}");
+                say!("{name}: invalid JSON (kifu/1 documents expected): {e}");
                 return None;
             }
         }

@@ -9,18 +9,18 @@ use std::ops::ControlFlow;
 use std::time::{Duration, Instant};
 
 use super::progress::Progress;
-use super::{InfoFormat, Inputs, Status, parse_input};
+use super::{InfoFormat, Inputs, ScoreSettings, Status, parse_input};
 use crate::batch::{self, Item};
 use crate::diag::Code;
 use crate::report;
-use crate::score::{self as scoring, ScoreOptions};
+use crate::score::{self as scoring, GameScore, ScoreError};
 use crate::sgf::GameTree;
 use crate::sgf::props::{self, Move};
 
 /// Everything `score` needs, resolved from the flags.
 pub(super) struct ScoreRun {
     pub inputs: Inputs,
-    pub options: ScoreOptions,
+    pub settings: ScoreSettings,
     pub format: InfoFormat,
     pub style: report::Style,
     pub jobs: usize,
@@ -75,11 +75,13 @@ pub(super) fn run(run: &ScoreRun) -> io::Result<Status> {
     let mut out = io::BufWriter::new(io::stdout().lock());
     let mut progress = Progress::start(run.quiet);
     let (mut status, mut tally) = (Status::Clean, Tally::default());
+    let mut empty_folders = Vec::new();
     std::thread::scope(|scope| -> io::Result<()> {
         if let Some(bar) = progress.as_ref().map(|p| p.bar().clone()) {
             scope.spawn(move || bar.set_length(run.inputs.walk.count(&run.inputs.paths) as u64));
         }
-        let produce = |f: &mut dyn FnMut(Item) -> ControlFlow<()>| run.inputs.walk.for_each(&run.inputs.paths, f);
+        let empty_folders = &mut empty_folders;
+        let produce = |f: &mut dyn FnMut(Item) -> ControlFlow<()>| *empty_folders = run.inputs.walk.for_each(&run.inputs.paths, f);
         let deliver = |file: FileScores| {
             status = status.max(file.status);
             tally.add(&file.tally);
@@ -104,6 +106,9 @@ pub(super) fn run(run: &ScoreRun) -> io::Result<Status> {
         progress.finish();
     }
     out.flush()?;
+    if run.inputs.warn_empty(&empty_folders) {
+        status = Status::Usage;
+    }
     if !run.quiet {
         say!("{}", summary(&tally, run.finished_only, started.elapsed()));
     }
@@ -148,15 +153,24 @@ fn score_file(name: &str, bytes: &[u8], run: &ScoreRun, file: &mut FileScores) -
         return Ok(());
     };
     for (index, game) in parsed.collection.games.iter().enumerate() {
-        if run.finished_only && !ends_with_two_passes(game, &run.options.variation) {
+        if run.finished_only && !ends_with_two_passes(game, &run.settings.options.variation) {
             file.tally.skipped += 1;
             continue;
         }
-        let Some(mut scored) = scoring::score_game(game, &run.options) else {
-            file.said.push(format!("{name} (game {}): no board to score (bad SZ[])", index + 1));
-            file.status = file.status.max(Status::Problems);
-            file.tally.failed += 1;
-            continue;
+        let mut scored = match score_one(&run.settings, game) {
+            Ok(scored) => scored,
+            Err(not) => {
+                let code = not.code.map_or(String::new(), |c| format!("{c}: "));
+                file.said.push(format!("{name} (game {}): {code}{}", index + 1, not.why));
+                if run.format == InfoFormat::Json {
+                    let doc = serde_json::json!({ "file": name, "game": index, "code": not.code.map(Code::name), "error": not.why });
+                    serde_json::to_writer(&mut file.out, &doc)?;
+                    writeln!(file.out)?;
+                }
+                file.status = file.status.max(not.status);
+                file.tally.failed += 1;
+                continue;
+            }
         };
         parsed.source.locate_all(&mut scored.diagnostics);
         let tally = &mut file.tally;
@@ -170,7 +184,7 @@ fn score_file(name: &str, bytes: &[u8], run: &ScoreRun, file: &mut FileScores) -
             }
             None => tally.uncompared += 1,
         }
-        let scored = report::score::Scored { file: name, game: index, variation: &run.options.variation, score: &scored };
+        let scored = report::score::Scored { file: name, game: index, variation: &run.settings.options.variation, score: &scored };
         match run.format {
             InfoFormat::Json => {
                 serde_json::to_writer(&mut file.out, &report::score::json(&scored))?;
@@ -180,6 +194,28 @@ fn score_file(name: &str, bytes: &[u8], run: &ScoreRun, file: &mut FileScores) -
         }
     }
     Ok(())
+}
+
+/// Why a game was not scored: what to say, the exit status it gives, and
+/// the code naming it where one does.
+struct NotScored {
+    why: String,
+    status: Status,
+    code: Option<Code>,
+}
+
+fn score_one(settings: &ScoreSettings, game: &GameTree) -> Result<GameScore, NotScored> {
+    let options = settings.for_game(game).map_err(|why| NotScored { why, status: Status::Usage, code: None })?;
+    scoring::score_game(game, &options).map_err(|e| {
+        // A game that is not Go is skipped, as `check` does; a flag naming
+        // what the game lacks is a usage error.
+        let (status, code) = match e {
+            ScoreError::NotGo(_) => (Status::Clean, Some(Code::NotGo)),
+            ScoreError::NoBoard => (Status::Problems, None),
+            ScoreError::NoVariation { .. } | ScoreError::DeadStone { .. } => (Status::Usage, None),
+        };
+        NotScored { why: e.to_string(), status, code }
+    })
 }
 
 /// `score: 847 files, 850 games in 1.20 s: 160 agree with RE[], 3 disagree,

@@ -82,7 +82,7 @@ pub struct ScoreOptions {
     pub handicap_bonus: Option<f64>,
     /// `--seki-eyes`; `None` chooses from the rules and the record.
     pub seki_eyes: Option<SekiEyes>,
-    /// `--ties white`: equal scores are a win for White (seed 003 rules).
+    /// `--ties white`: equal scores are a win for White.
     pub ties_to_white: bool,
     /// `--variation`: child index at each branch point, as diagnostics
     /// write it; the main line is empty.
@@ -137,17 +137,52 @@ pub struct GameScore {
     pub diagnostics: Vec<Diagnostic>,
 }
 
-/// Rescores one game; `None` when it has no usable board.
-pub fn score_game(game: &GameTree, options: &ScoreOptions) -> Option<GameScore> {
-    let end = line_end(game, &options.variation)?;
-    let position = replay::position_at(game, end.id(), &options.rules)?;
+/// Why a game could not be scored.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum ScoreError {
+    /// `GM[]` says the game is not Go.
+    NotGo(i64),
+    /// No board kifu can play on (`SZ[]`).
+    NoBoard,
+    /// `--variation` takes a child that the branch point after `moves`
+    /// moves does not have (it has `children`; none when the line has no
+    /// branch point left).
+    NoVariation { index: u32, moves: usize, children: usize },
+    /// A `--dead-stones` point is off the board or holds no stone.
+    DeadStone { point: String, empty: bool },
+}
+
+impl std::fmt::Display for ScoreError {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            ScoreError::NotGo(gm) => write!(f, "not a game of Go (GM[{gm}]); not scored"),
+            ScoreError::NoBoard => write!(f, "no board to score (bad SZ[])"),
+            ScoreError::NoVariation { index, moves, children: 0 } => {
+                write!(f, "--variation: no variation {index} after move {moves}: the line has no branch point there")
+            }
+            ScoreError::NoVariation { index, moves, children } => {
+                write!(f, "--variation: no variation {index} at the branch point after move {moves}, which has {children} (0-{})", children - 1)
+            }
+            ScoreError::DeadStone { point, empty: true } => write!(f, "--dead-stones {point}: no stone there"),
+            ScoreError::DeadStone { point, empty: false } => write!(f, "--dead-stones {point}: off the board"),
+        }
+    }
+}
+
+/// Rescores one game, or says why it cannot be.
+pub fn score_game(game: &GameTree, options: &ScoreOptions) -> Result<GameScore, ScoreError> {
     let root = game.root();
+    if let Some(gm) = props::non_go_game_type(root) {
+        return Err(ScoreError::NotGo(gm));
+    }
+    let end = line_end(game, &options.variation)?;
+    let position = replay::position_at(game, end.id(), &options.rules).ok_or(ScoreError::NoBoard)?;
     let mut diagnostics = Vec::new();
     let scoring = position.rules.scoring;
     let komi = komi(root, options, &position, &mut diagnostics);
     let recorded = root.get("RE").and_then(|p| p.first()).map(str::to_string);
     let recorded_result = recorded.as_deref().and_then(|re| recorded_result(re, root, &komi, &mut diagnostics));
-    let (dead, unsure, from) = dead_stones(&position, end, options, &mut diagnostics);
+    let (dead, unsure, from) = dead_stones(&position, end, options, &mut diagnostics)?;
     let (seki_eyes, kgs_default) = seki_eyes(root, options, &position);
     let mut count = Count::new(&position.board, &dead);
     if from == "markup" {
@@ -184,7 +219,7 @@ pub fn score_game(game: &GameTree, options: &ScoreOptions) -> Option<GameScore> 
     let agrees = recorded_result.as_ref().and_then(|r| agreement(r, winner, margin));
     let board = &position.board;
     let points = |pts: &[Pt]| -> Vec<String> { pts.iter().map(|&p| letters(board, p)).collect() };
-    Some(GameScore {
+    Ok(GameScore {
         rules: position.rules.name,
         scoring,
         komi: komi.points,
@@ -220,16 +255,22 @@ pub fn likely_cause(score: &GameScore) -> &'static str {
 }
 
 /// The last node of the line the variation path names.
-fn line_end<'a>(game: &'a GameTree, path: &[u32]) -> Option<Node<'a>> {
+fn line_end<'a>(game: &'a GameTree, path: &[u32]) -> Result<Node<'a>, ScoreError> {
     let mut node = game.root();
     let mut choices = path.iter();
+    let mut moves = 0;
     loop {
+        moves += node.properties().filter(|p| matches!(p.id(), "B" | "W")).count();
         let count = node.child_count();
         if count == 0 {
-            return Some(node);
+            // Choices left over name branch points the line does not reach.
+            return match choices.next() {
+                Some(&index) if index > 0 => Err(ScoreError::NoVariation { index, moves, children: 0 }),
+                _ => Ok(node),
+            };
         }
         let index = if count > 1 { choices.next().copied().unwrap_or(0) } else { 0 };
-        node = node.children().nth(index as usize)?;
+        node = node.children().nth(index as usize).ok_or(ScoreError::NoVariation { index, moves, children: count })?;
     }
 }
 
@@ -309,7 +350,9 @@ fn recorded_result(re: &str, root: Node<'_>, komi: &Komi, diagnostics: &mut Vec<
 
 /// The dead stones, the chains the estimator was unsure of, and where the
 /// answer came from.
-fn dead_stones(position: &Position, end: Node<'_>, options: &ScoreOptions, diagnostics: &mut Vec<Diagnostic>) -> (Vec<Pt>, Vec<Pt>, &'static str) {
+type DeadStonesFound = (Vec<Pt>, Vec<Pt>, &'static str);
+
+fn dead_stones(position: &Position, end: Node<'_>, options: &ScoreOptions, diagnostics: &mut Vec<Diagnostic>) -> Result<DeadStonesFound, ScoreError> {
     let board = &position.board;
     let has_markup = end.has("TB") || end.has("TW") || end.has("DD");
     let method = match &options.dead_stones {
@@ -318,15 +361,23 @@ fn dead_stones(position: &Position, end: Node<'_>, options: &ScoreOptions, diagn
         DeadStones::Auto => DeadStones::Estimate,
         other => other.clone(),
     };
-    match method {
-        DeadStones::Markup => (markup_dead(board, end), Vec::new(), "markup"),
+    Ok(match method {
+        DeadStones::Markup => {
+            if !has_markup {
+                let message = "--dead-stones markup: the game has no TB/TW/DD markup at its end; no territory or dead stones counted";
+                diagnostics.push(Diagnostic::new(Code::MissingMarkup, end.offset(), message));
+            }
+            (markup_dead(board, end), Vec::new(), "markup")
+        }
         DeadStones::None => (Vec::new(), Vec::new(), "none"),
         DeadStones::Points(points) => {
             let mut dead = Vec::new();
             for p in points {
-                match board.point(p.x as usize, p.y as usize) {
+                let on_board = board.point(p.x as usize, p.y as usize);
+                let point = if on_board.is_some() { format!("{} ({})", p.to_coordinate(board.height() as u8), p.to_sgf()) } else { p.to_sgf() };
+                match on_board {
                     Some(pt) if board.cell(pt) != Cell::Empty => dead.extend(board.chain(pt)),
-                    _ => diagnostics.push(Diagnostic::new(Code::InvalidValue, 0, format!("--dead-stones: no stone at {}", p.to_sgf()))),
+                    found => return Err(ScoreError::DeadStone { point, empty: found.is_some() }),
                 }
             }
             dead.sort_unstable();
@@ -337,7 +388,7 @@ fn dead_stones(position: &Position, end: Node<'_>, options: &ScoreOptions, diagn
             let e = estimate::estimate(board);
             (e.dead, e.unsure, "estimate")
         }
-    }
+    })
 }
 
 /// Stones inside the other colour's marked territory, `DD` stones, and

@@ -60,7 +60,8 @@ pub fn parse(bytes: &[u8], options: &ParseOptions) -> Parsed {
     let decoded = charset::decode(bytes, options.encoding);
     let source = SourceMap::new(Arc::<str>::from(decoded.text.as_ref()));
     let (collection, syntax) = parser::parse_text(source.shared_text(), options.limits);
-    let mut diagnostics = decoded.diagnostics;
+    // Bytes that hold no game are not SGF: what charset they might be in says nothing.
+    let mut diagnostics = if collection.games.is_empty() { Vec::new() } else { decoded.diagnostics };
     diagnostics.extend(syntax);
     diagnostics.sort_by_key(|d| d.offset);
     source.locate_all(&mut diagnostics);

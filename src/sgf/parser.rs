@@ -122,21 +122,23 @@ impl<'t> Parser<'t> {
     fn collection(&mut self) -> Vec<GameTree> {
         let mut games = Vec::new();
         loop {
-            let Some(start) = self.find_tree_start() else {
+            let next = self.find_tree_start();
+            // A tree that lost its opening '(' (some Fox files) starts at a
+            // node before the next '(': read it from there, root and all, or
+            // its variations would be taken for games and the rest for junk.
+            let unopened = self.find_unopened_tree(next.unwrap_or(self.s.len()));
+            let Some(start) = unopened.or(next) else {
                 if !games.is_empty() {
                     self.report_junk_until(self.s.len(), true);
-                } else if let Some(start) = self.find_unopened_tree() {
-                    // `;GM[1]...)` with the opening '(' lost (some Fox files).
-                    self.report_junk_until(start, false);
-                    self.game_diag(Code::MissingOpenParen, start, "the game tree does not start with '('; read from its first ';'");
-                    self.pos = start;
-                    games.push(self.game_tree(false));
                 }
                 break;
             };
             self.report_junk_until(start, !games.is_empty());
             self.pos = start;
-            games.push(self.game_tree(true));
+            if unopened.is_some() {
+                self.game_diag(Code::MissingOpenParen, start, "the game tree does not start with '('; read from its first ';'");
+            }
+            games.push(self.game_tree(unopened.is_none()));
             self.game += 1;
             if self.limit_hit {
                 break;
@@ -167,12 +169,13 @@ impl<'t> Parser<'t> {
         None
     }
 
-    /// The first `;` that starts a node (`;` then an identifier and `[`),
-    /// for a file whose tree lost its opening `(`.
-    fn find_unopened_tree(&self) -> Option<usize> {
-        memchr::memchr_iter(b';', &self.s[self.pos..]).map(|i| self.pos + i).find(|&at| {
-            let rest = &self.s[at + 1..];
-            space(rest).is_ok_and(|(rest, _)| identifier_then_value(rest))
+    /// The first `;` before `end` that starts a node of a tree whose
+    /// opening `(` was lost: `;`, an identifier starting with an upper-case
+    /// letter (`GM`, `AddBlack`: not prose such as `; see [1]`), then `[`.
+    fn find_unopened_tree(&self, end: usize) -> Option<usize> {
+        memchr::memchr_iter(b';', &self.s[self.pos..end]).map(|i| self.pos + i).find(|&at| {
+            let rest = &self.s[skip_space(self.s, at + 1)..];
+            rest.first().is_some_and(u8::is_ascii_uppercase) && identifier_then_value(rest)
         })
     }
 
@@ -818,6 +821,22 @@ mod tests {
             let (_, got) = parse(input);
             assert_eq!(&got, want, "input {input:?}");
         }
+    }
+
+    #[test]
+    fn a_tree_that_lost_its_open_paren_keeps_its_root_and_variations() {
+        let (c, d) = parse(";GM[1]SZ[9]PB[Alice];B[ee];W[cc](;B[gg])(;B[gc]))");
+        assert_eq!(d, ["missing-open-paren"]);
+        assert_eq!((c.games.len(), c.games[0].len(), c.games[0].main_line().count()), (1, 5, 4));
+        assert_eq!(c.games[0].root().get_value("PB"), Some("Alice"));
+        // Junk before it is still junk, and the games after it are read.
+        let (c, d) = parse("saved by X\n;GM[1];B[ee](;W[aa])(;W[bb]))\n(;GM[1];B[cc])");
+        assert_eq!(d, ["leading-junk", "missing-open-paren"]);
+        assert_eq!(c.games.len(), 2);
+        // Prose with a ';' is not a node: `; see [1]` has no upper-case identifier.
+        let (c, d) = parse("notes; see [1]\n(;GM[1];B[ee])");
+        assert_eq!(d, ["leading-junk"]);
+        assert_eq!(shape(&c), [(2, 1)]);
     }
 
     #[test]

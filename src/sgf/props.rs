@@ -163,6 +163,28 @@ impl Point {
         let _ = write!(s, "{}", height - self.y);
         s
     }
+
+    /// Reads a point as Go players write it on a board `height` rows high
+    /// (the inverse of [`Point::to_coordinate`]): `Q16`, `k10` (letters in
+    /// either case, no `I`), the row from 1 at the bottom.
+    pub fn from_coordinate(s: &str, height: u8) -> Result<Point, ValueError> {
+        let digits = s.find(|c: char| c.is_ascii_digit()).unwrap_or(s.len());
+        let (letters, row) = s.split_at(digits);
+        let not_a_point = || ValueError::new(s, "a point is a column A-T (no I) and a row from 1, e.g. K10");
+        if letters.is_empty() || row.is_empty() || !row.bytes().all(|b| b.is_ascii_digit()) {
+            return Err(not_a_point());
+        }
+        let mut x: u32 = 0;
+        for b in letters.bytes().map(|b| b.to_ascii_uppercase()) {
+            let digit = COLUMNS.iter().position(|&c| c == b).ok_or_else(not_a_point)?;
+            x = x.saturating_mul(25).saturating_add(digit as u32 + 1);
+        }
+        let row: u32 = row.parse().unwrap_or(u32::MAX);
+        if x > 52 || row == 0 || row > u32::from(height) {
+            return Err(ValueError::new(s, format!("off a board {height} rows high")));
+        }
+        Ok(Point { x: x as u8 - 1, y: height - row as u8 })
+    }
 }
 
 impl fmt::Display for Point {
@@ -369,6 +391,12 @@ fn parse_number_text(s: &str) -> Result<i64, NumberError> {
         return Err(NumberError::Syntax);
     }
     s.parse::<i64>().map_err(|_| NumberError::TooLarge)
+}
+
+/// The `GM[]` of a game that is not Go (a number above 1); `None` for Go
+/// (`GM[1]`, or no usable `GM`, which FF[4] reads as Go).
+pub fn non_go_game_type(root: Node<'_>) -> Option<i64> {
+    root.get("GM").and_then(|gm| gm.first()).and_then(|v| parse_number(v).ok()).filter(|&n| n > 1)
 }
 
 /// Reads a Number: an integer with an optional leading `+` or `-`
@@ -969,6 +997,18 @@ mod tests {
         for bad in ["", "a", "abc", "a1", "c c", " cc", "äb", "[]"] {
             let e = Point::parse(bad).unwrap_err();
             assert!(e.message.contains("two letters"), "{bad:?}: {e}");
+        }
+    }
+
+    #[test]
+    fn coordinates_read_back() {
+        for (text, height, sgf) in
+            [("D16", 19, "dd"), ("q16", 19, "pd"), ("A19", 19, "aa"), ("T1", 19, "ss"), ("J11", 19, "ii"), ("E5", 9, "ee"), ("AA52", 52, "za")]
+        {
+            assert_eq!(Point::from_coordinate(text, height).map(Point::to_sgf), Ok(sgf.to_string()), "{text}");
+        }
+        for bad in ["I5", "K0", "K20", "10", "K", "K1x", "dd", ""] {
+            assert!(Point::from_coordinate(bad, 19).is_err(), "{bad}");
         }
     }
 

@@ -13,11 +13,19 @@ use crate::diag::Diagnostic;
 pub struct SourceMap {
     text: Arc<str>,
     line_starts: OnceLock<Vec<u32>>,
+    /// The characters before each multiple of [`CHECKPOINT`] bytes: a
+    /// column on a long line is then counted from the nearest checkpoint,
+    /// not from the line's start (a whole collection on one line would
+    /// cost a scan of the line per game).
+    checkpoints: OnceLock<Vec<u32>>,
 }
+
+/// Bytes between two character-count checkpoints.
+const CHECKPOINT: usize = 4096;
 
 impl SourceMap {
     pub fn new(text: impl Into<Arc<str>>) -> SourceMap {
-        SourceMap { text: text.into(), line_starts: OnceLock::new() }
+        SourceMap { text: text.into(), line_starts: OnceLock::new(), checkpoints: OnceLock::new() }
     }
 
     /// The decoded text, shared.
@@ -51,12 +59,41 @@ impl SourceMap {
         let starts = self.line_starts();
         let line = starts.partition_point(|&s| s as usize <= offset) - 1;
         let start = starts[line] as usize;
-        let mut end = offset;
-        while !self.text.is_char_boundary(end) {
-            end -= 1;
-        }
-        let column = self.text[start..end].chars().count() + 1;
+        let column = self.chars_between(start, self.floor_char_boundary(offset)) + 1;
         (line as u32 + 1, column as u32)
+    }
+
+    fn floor_char_boundary(&self, mut at: usize) -> usize {
+        while !self.text.is_char_boundary(at) {
+            at -= 1;
+        }
+        at
+    }
+
+    /// Characters in the text from byte `from` to byte `to` (`from <= to`,
+    /// both character boundaries), in time bounded by `CHECKPOINT` however
+    /// far apart they are.
+    fn chars_between(&self, from: usize, to: usize) -> usize {
+        if to - from <= 2 * CHECKPOINT {
+            return count_chars(&self.text.as_bytes()[from..to]);
+        }
+        self.chars_before(to) - self.chars_before(from)
+    }
+
+    /// Characters that start before byte `at`.
+    fn chars_before(&self, at: usize) -> usize {
+        let bytes = self.text.as_bytes();
+        let checkpoints = self.checkpoints.get_or_init(|| {
+            let mut total = 0u32;
+            let mut counts = vec![0];
+            for chunk in bytes.chunks_exact(CHECKPOINT) {
+                total += count_chars(chunk) as u32;
+                counts.push(total);
+            }
+            counts
+        });
+        let k = at / CHECKPOINT;
+        checkpoints[k] as usize + count_chars(&bytes[k * CHECKPOINT..at])
     }
 
     /// The text of a 1-based line, without its line ending.
@@ -79,15 +116,8 @@ impl SourceMap {
             let offset = (diagnostics[i].offset as usize).min(self.text.len());
             let (line, column) = match last {
                 Some((at, line, column)) if self.same_line(at, offset) => {
-                    let mut end = offset;
-                    while !self.text.is_char_boundary(end) {
-                        end -= 1;
-                    }
-                    let mut from = at;
-                    while !self.text.is_char_boundary(from) {
-                        from -= 1;
-                    }
-                    (line, column + self.text[from..end.max(from)].chars().count() as u32)
+                    let (from, to) = (self.floor_char_boundary(at), self.floor_char_boundary(offset));
+                    (line, column + self.chars_between(from, to) as u32)
                 }
                 _ => self.line_column(offset as u32),
             };
@@ -111,6 +141,12 @@ impl SourceMap {
     }
 }
 
+/// The characters that start in `bytes` (UTF-8): bytes that are not
+/// continuation bytes.
+fn count_chars(bytes: &[u8]) -> usize {
+    bytes.iter().filter(|&&b| (b as i8) >= -0x40).count()
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -126,6 +162,18 @@ mod tests {
         assert_eq!(map.line_column(99), (4, 2));
         assert_eq!(map.line_text(2), "cé");
         assert_eq!(map.line_text(4), "y");
+    }
+
+    #[test]
+    fn columns_on_a_long_line_count_from_checkpoints() {
+        let line = "é".repeat(3 * CHECKPOINT) + "x" + &"ab".repeat(CHECKPOINT);
+        let map = SourceMap::new(format!("first\n{line}"));
+        let x = 6 + 6 * CHECKPOINT;
+        assert_eq!(&map.text()[x..x + 1], "x");
+        assert_eq!(map.line_column(x as u32), (2, 3 * CHECKPOINT as u32 + 1));
+        assert_eq!(map.line_column(x as u32 + 1 + 2 * CHECKPOINT as u32), (2, 5 * CHECKPOINT as u32 + 2));
+        // Inside the two bytes of an 'é': its column.
+        assert_eq!(map.line_column(x as u32 - 1), (2, 3 * CHECKPOINT as u32));
     }
 
     #[test]

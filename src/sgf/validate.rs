@@ -23,12 +23,10 @@ use crate::diag::{Code, Diagnostic, Severity};
 pub fn check_properties(game: &GameTree) -> Vec<Diagnostic> {
     let mut out = Vec::new();
     let root = game.root();
-    if let Some(gm) = root.get("GM") {
-        if let Some(n) = gm.first().and_then(|v| props::parse_number(v).ok()).filter(|&n| n > 1) {
-            let message = format!("GM[{n}]: the game is not Go (GM[1]); its properties were not checked");
-            out.push(Diagnostic::new(Code::NotGo, gm.offset(), message));
-            return out;
-        }
+    if let (Some(n), Some(gm)) = (props::non_go_game_type(root), root.get("GM")) {
+        let message = format!("GM[{n}]: the game is not Go (GM[1]); its properties were not checked");
+        out.push(Diagnostic::new(Code::NotGo, gm.offset(), message));
+        return out;
     }
     let ff = root.get_value("FF").and_then(|v| props::parse_number(v).ok()).filter(|n| (1..=4).contains(n));
     let mut checker = Checker {
