@@ -150,7 +150,11 @@ fn a_missing_variation_is_named() {
             .code(2)
             .stderr(predicate::str::contains(said).and(predicate::str::contains("SZ").not()));
     }
-    kifu().args(["score", "--variation", "1", game]).assert().stderr(predicate::str::contains("no variation").not()).stdout(predicate::str::contains("(game 1, variation 1)"));
+    kifu()
+        .args(["score", "--variation", "1", game])
+        .assert()
+        .stderr(predicate::str::contains("no variation").not())
+        .stdout(predicate::str::contains("(game 1, variation 1)"));
 }
 
 #[test]
