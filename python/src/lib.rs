@@ -189,7 +189,9 @@ fn finish_check(check: &mut FileCheck, name: &str, duplicates: &mut DuplicateInd
 /// Checks every file of a walk on `jobs` threads, in input order.
 fn check_paths(paths: Vec<PathBuf>, walk: &batch::Walk, options: &CheckOptions, jobs: usize) -> Vec<(String, FileCheck)> {
     let mut files = Vec::new();
-    let produce = |f: &mut dyn FnMut(Item) -> std::ops::ControlFlow<()>| walk.for_each(&paths, f);
+    let produce = |f: &mut dyn FnMut(Item) -> std::ops::ControlFlow<()>| {
+        walk.for_each(&paths, f);
+    };
     let work = |item: Item| {
         let checked = match item.content.read(walk.max_bytes) {
             Err((code, message)) => FileCheck::failed(code, message),
@@ -265,9 +267,10 @@ fn score<'py>(
 }
 
 /// What `kifu score --format json` prints for one game (its notes
-/// located in `source`); `None` when the game has no board to score.
+/// located in `source`); `None` when it cannot be scored (no board, not
+/// Go, or no such variation).
 fn score_doc(game: &sgf::GameTree, source: &SourceMap, file: &str, index: usize, options: &scoring::ScoreOptions) -> Option<serde_json::Value> {
-    let mut score = scoring::score_game(game, options)?;
+    let mut score = scoring::score_game(game, options).ok()?;
     source.locate_all(&mut score.diagnostics);
     Some(report::score::json(&report::score::Scored { file, game: index, variation: &options.variation, score: &score }))
 }

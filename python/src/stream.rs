@@ -38,7 +38,10 @@ enum Delivered {
 pub fn start(paths: Vec<PathBuf>, walk: Walk, parse: ParseOptions, jobs: usize) -> GameStream {
     let (tx, rx) = mpsc::sync_channel(AHEAD);
     std::thread::spawn(move || {
-        let produce = |f: &mut dyn FnMut(Item) -> ControlFlow<()>| walk.for_each(&paths, f);
+        // Folders with no record in them are not said here (the CLI warns).
+        let produce = |f: &mut dyn FnMut(Item) -> ControlFlow<()>| {
+            walk.for_each(&paths, f);
+        };
         let work = |item: Item| read(item, walk.max_bytes, &parse);
         let deliver = |d: Delivered| tx.send(d).map_err(|_| io::Error::other("the iterator was dropped"));
         // The only error is the iterator gone: nothing left to do.

@@ -99,6 +99,9 @@ def test_boards_match_sgfmill_on_the_fixtures():
     compared = 0
     for path in sorted(FIXTURES.rglob("*.sgf")):
         data = path.read_bytes()
+        if data.lstrip().startswith(b";"):
+            # A tree that lost its "(": sgfmill drops the root, kifu keeps it.
+            continue
         expected = sgfmill_boards(data)
         if expected is None:
             continue
