@@ -330,11 +330,7 @@ fn seki_eyes_counted_only_where_a_seki_changed_the_count() {
 #[test]
 fn one_superko_for_a_cycle_played_round_and_round() {
     // The eternal life of superko-positional-cycle.sgf played three times round.
-    let fixture = std::fs::read_to_string(manifest_dir().join("fixtures/moves/superko-positional-cycle.sgf")).unwrap();
-    let looped = fixture.trim_end().trim_end_matches(')').to_string() + ";B[ga];W[ea];B[fa];W[da];B[ga];W[ea];B[fa];W[da])";
-    let dir = Scratch::new(&[("cycle.sgf", looped.as_bytes())]);
-    let (out, _, _) = dir.run(&["check", "--format", "jsonl", "cycle.sgf"]);
-    let superko: Vec<Value> = out.lines().map(|l| serde_json::from_str::<Value>(l).unwrap()).filter(|d| d["code"] == "superko").collect();
+    let (superko, out) = superko_after_cycle(";B[ga];W[ea];B[fa];W[da];B[ga];W[ea];B[fa];W[da]");
     assert_eq!(superko.len(), 1, "{out}");
     assert_eq!(superko[0]["move"], 4);
     assert!(superko[0]["message"].as_str().unwrap().contains("a cycle of 4 moves"));
@@ -342,12 +338,19 @@ fn one_superko_for_a_cycle_played_round_and_round() {
 
 #[test]
 fn passes_inside_a_cycle_do_not_start_a_new_one() {
+    let (superko, out) = superko_after_cycle(";B[];W[];B[ga];W[ea];B[fa];W[da]");
+    assert_eq!(superko.len(), 1, "{out}");
+}
+
+/// The superko diagnostics of superko-positional-cycle.sgf with `moves`
+/// played after its cycle, and the whole output.
+fn superko_after_cycle(moves: &str) -> (Vec<Value>, String) {
     let fixture = std::fs::read_to_string(manifest_dir().join("fixtures/moves/superko-positional-cycle.sgf")).unwrap();
-    let looped = fixture.trim_end().trim_end_matches(')').to_string() + ";B[];W[];B[ga];W[ea];B[fa];W[da])";
+    let looped = format!("{}{moves})", fixture.trim_end().trim_end_matches(')'));
     let dir = Scratch::new(&[("cycle.sgf", looped.as_bytes())]);
     let (out, _, _) = dir.run(&["check", "--format", "jsonl", "cycle.sgf"]);
-    let superko = out.lines().map(|l| serde_json::from_str::<Value>(l).unwrap()).filter(|d| d["code"] == "superko").count();
-    assert_eq!(superko, 1, "{out}");
+    let superko = out.lines().map(|l| serde_json::from_str::<Value>(l).unwrap()).filter(|d| d["code"] == "superko").collect();
+    (superko, out)
 }
 
 #[test]

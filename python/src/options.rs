@@ -7,7 +7,7 @@ use std::path::PathBuf;
 use kifu::batch::{Shard, Walk};
 use kifu::diag::{Code, Policy};
 use kifu::replay::RuleOverrides;
-use kifu::rules::{KoRule, Rules, Suicide};
+use kifu::rules::{KoRule, PRESETS, Rules, Suicide};
 use kifu::score::{DeadStones, ScoreOptions, SekiEyes};
 use kifu::sgf::{self, ParseOptions, charset};
 use pyo3::exceptions::{PyTypeError, PyValueError};
@@ -56,11 +56,16 @@ fn bad_value(what: &str, value: &str, choices: &str) -> PyErr {
     PyValueError::new_err(format!("{what}={value:?}: expected {choices}"))
 }
 
+/// The presets' names, from the library's list so a new preset is named.
+fn preset_names() -> String {
+    PRESETS.iter().map(|rules| rules.name).collect::<Vec<_>>().join(", ")
+}
+
 /// `rules`, `ko`, `suicide`: as `--rules`, `--ko`, `--suicide`.
 pub fn rule_overrides(rules: Option<&str>, ko: Option<&str>, suicide: Option<&str>) -> PyResult<RuleOverrides> {
     let rules = match rules {
         None => None,
-        Some(name) => Some(Rules::preset(name).ok_or_else(|| bad_value("rules", name, "japanese, korean, chinese, aga, new-zealand, tromp-taylor or ing"))?),
+        Some(name) => Some(Rules::preset(name).ok_or_else(|| bad_value("rules", name, &preset_names()))?),
     };
     let ko = match ko {
         None => None,
