@@ -80,12 +80,12 @@ pub fn export(args: ExportArgs) -> io::Result<Status> {
         _ => return Ok(Status::Usage),
     };
     let Some((width, height)) = board_size(&args.board_size) else {
-        eprintln!("kifu: --board-size {}: expected a size like 19 or 19x13", args.board_size);
+        say!("--board-size {}: expected a size like 19 or 19x13", args.board_size);
         return Ok(Status::Usage);
     };
     let output = &args.output;
     if inputs.paths.iter().any(|p| output::same_file(p, output)) {
-        eprintln!("kifu: refusing to write {}: it is one of the inputs", output.display());
+        say!("refusing to write {}: it is one of the inputs", output.display());
         return Ok(Status::Usage);
     }
     inputs.walk.shard = args.shard;
@@ -106,7 +106,7 @@ pub fn export(args: ExportArgs) -> io::Result<Status> {
         let (name, rows, source) = match exported {
             Exported::Games { name, rows, source } => (name, rows, source),
             Exported::Failed { name, code, message } => {
-                eprintln!("kifu: {name}: {message}");
+                say!("{name}: {message}");
                 status = status.max(if code == Code::Io { Status::Usage } else { Status::Problems });
                 return Ok(());
             }
@@ -118,15 +118,7 @@ pub fn export(args: ExportArgs) -> io::Result<Status> {
             };
             if let Some(d) = &mut line.stopped {
                 source.locate(d);
-                eprintln!(
-                    "kifu: {name}:{}:{}: {}[{}]: {} (game {}): exported up to the move before",
-                    d.line,
-                    d.column,
-                    d.severity,
-                    d.code,
-                    d.message,
-                    row.game + 1
-                );
+                say!("{name}:{}:{}: {}[{}]: {} (game {}): exported up to the move before", d.line, d.column, d.severity, d.code, d.message, row.game + 1);
                 counts.stopped += 1;
                 status = status.max(Status::Problems);
             }
@@ -144,7 +136,7 @@ pub fn export(args: ExportArgs) -> io::Result<Status> {
     if !args.quiet {
         let skipped = if counts.skipped > 0 { format!("; {} games not {width}x{height} (or not Go) left out", counts.skipped) } else { String::new() };
         let stopped = if counts.stopped > 0 { format!("; {} stopped at an illegal move, kept up to it", counts.stopped) } else { String::new() };
-        eprintln!("kifu: wrote {}: {} games, {} positions, from {} files{stopped}{skipped}", output.display(), games, counts.positions, counts.files);
+        say!("wrote {}: {} games, {} positions, from {} files{stopped}{skipped}", output.display(), games, counts.positions, counts.files);
     }
     Ok(status)
 }
