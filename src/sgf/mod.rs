@@ -9,6 +9,7 @@
 //! This module knows nothing of Go rules, scoring or report formats.
 
 pub mod charset;
+pub mod date;
 pub mod parser;
 pub mod props;
 pub mod source;
