@@ -12,7 +12,7 @@
 
 use crate::board::{Board, Cell, Color, Pt};
 use crate::diag::{Code, Diagnostic, Focus, Severity, Snapshot};
-use crate::rules::{KoRule, Rules, Suicide};
+use crate::rules::{KoRule, Rules, SekiEyes, Suicide, Ties};
 use crate::sgf::props::{self, BoardSize, Move, Point};
 use crate::sgf::{Children, GameTree, Node, NodeId, PropId, Property, Value};
 
@@ -22,6 +22,12 @@ pub struct RuleOverrides {
     pub rules: Option<Rules>,
     pub ko: Option<KoRule>,
     pub suicide: Option<Suicide>,
+    /// `--seki-eyes`: sets the seki tax.
+    pub seki_eyes: Option<SekiEyes>,
+    /// `--ties`.
+    pub ties: Option<Ties>,
+    /// `--komi`: replaces `KM[]`.
+    pub komi: Option<f64>,
 }
 
 impl RuleOverrides {
@@ -40,6 +46,15 @@ impl RuleOverrides {
         }
         if let Some(suicide) = self.suicide {
             rules.suicide = suicide;
+        }
+        if let Some(seki_eyes) = self.seki_eyes {
+            seki_eyes.apply(&mut rules);
+        }
+        if let Some(ties) = self.ties {
+            rules.ties = ties;
+        }
+        if self.komi.is_some() {
+            rules.komi = self.komi;
         }
         (rules, note)
     }

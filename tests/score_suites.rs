@@ -18,8 +18,8 @@ use std::path::Path;
 use assert_cmd::Command;
 use kifu::board::Color;
 use kifu::replay::RuleOverrides;
-use kifu::rules::{KoRule, Rules};
-use kifu::score::{DeadStones, GameScore, MapPoint, ScoreOptions, SekiEyes, Side, score_game};
+use kifu::rules::{KoRule, Rules, SekiEyes, Ties};
+use kifu::score::{DeadStones, GameScore, MapPoint, ScoreOptions, Side, score_game};
 use kifu::sgf::props::Point;
 use kifu::sgf::{self, GameTree};
 use serde_json::Value;
@@ -224,7 +224,7 @@ fn load(dir: &Path, case: &GtpCase) -> String {
 #[test]
 fn territory_counting_ties_to_white() {
     let bytes = fixture("territory-counting-ties-to-white.sgf");
-    let options = ScoreOptions { ties_to_white: true, ..defaults() };
+    let options = ScoreOptions { rules: RuleOverrides { ties: Some(Ties::White), ..Default::default() }, ..defaults() };
     let s = score(&bytes, &options);
     assert_eq!(s.dead_stones_from, "markup");
     assert_count(&s, side(22, 22, 1, 9, 32.0), side(15, 20, 2, 6, 23.0), "B+9", Some(true));
@@ -245,7 +245,7 @@ fn territory_counting_ties_to_white() {
 fn area_counting_without_dead_stone_phase() {
     let bytes = fixture("area-counting-no-dead-stone-phase.sgf");
     let no_dead_stone_phase =
-        ScoreOptions { rules: RuleOverrides { ko: Some(KoRule::Simple), ..rules("chinese") }, dead_stones: DeadStones::None, komi: Some(7.5), ..defaults() };
+        ScoreOptions { rules: RuleOverrides { ko: Some(KoRule::Simple), komi: Some(7.5), ..rules("chinese") }, dead_stones: DeadStones::None, ..defaults() };
     let s = score(&bytes, &no_dead_stone_phase);
     assert_count(&s, side(27, 10, 0, 0, 37.0), side(0, 9, 0, 0, 16.5), "B+20.5", Some(true));
     assert_eq!(s.scoring, kifu::rules::Scoring::Area);
@@ -355,7 +355,7 @@ fn ties_to_white() {
     let s = score(&bytes, &none);
     assert_count(&s, side(27, 9, 0, 0, 27.0), side(27, 9, 0, 0, 27.0), "0", Some(true));
     assert_eq!(s.winner, None);
-    let white = score(&bytes, &ScoreOptions { ties_to_white: true, ..none });
+    let white = score(&bytes, &ScoreOptions { rules: RuleOverrides { ties: Some(Ties::White), ..none.rules }, ..none });
     assert_count(&white, side(27, 9, 0, 0, 27.0), side(27, 9, 0, 0, 27.0), "W+0", Some(false));
     assert_eq!(white.winner, Some("W"));
 }
@@ -421,7 +421,7 @@ fn fox_even_game_km0_is_6_5() {
     ] {
         assert_eq!(score(changed.as_bytes(), &none).komi, 0.0, "{what}");
     }
-    assert_eq!(score(&bytes, &ScoreOptions { komi: Some(0.0), ..none }).result, "B+12");
+    assert_eq!(score(&bytes, &ScoreOptions { rules: RuleOverrides { komi: Some(0.0), ..none.rules }, ..none }).result, "B+12");
 }
 
 /// A seki with an eye each: KGS (the record says KGS) leaves out the eye
@@ -437,10 +437,10 @@ fn seki_eyes_kgs_and_japanese() {
     assert_count(&s, side(13, 21, 0, 0, 13.0), side(27, 18, 0, 0, 33.5), "W+20.5", Some(true));
     assert_eq!(s.seki_points, ["ci"]);
     assert_eq!((owners(&s)[&a1], owners(&s)[&e1]), ('b', '-'));
-    let art8 = score(&kgs, &ScoreOptions { seki_eyes: Some(SekiEyes::None), ..none.clone() });
+    let art8 = score(&kgs, &ScoreOptions { rules: RuleOverrides { seki_eyes: Some(SekiEyes::None), ..none.rules }, ..none.clone() });
     assert_count(&art8, side(12, 21, 0, 0, 12.0), side(27, 18, 0, 0, 33.5), "W+21.5", Some(false));
     assert_eq!((owners(&art8)[&a1], owners(&art8)[&e1]), ('-', '-'));
-    let counted = score(&kgs, &ScoreOptions { seki_eyes: Some(SekiEyes::Count), ..none.clone() });
+    let counted = score(&kgs, &ScoreOptions { rules: RuleOverrides { seki_eyes: Some(SekiEyes::Count), ..none.rules }, ..none.clone() });
     assert_count(&counted, side(13, 21, 0, 0, 13.0), side(28, 18, 0, 0, 34.5), "W+21.5", Some(false));
 
     // The one-eye-each seki without KGS: Art. 8 leaves out both eyes, as
@@ -450,9 +450,9 @@ fn seki_eyes_kgs_and_japanese() {
     assert_count(&s, side(34, 18, 0, 0, 34.0), side(12, 14, 0, 0, 18.5), "B+15.5", Some(true));
     let (a1, e1) = ((0, 8), (4, 8));
     assert_eq!((owners(&s)[&a1], owners(&s)[&e1]), ('-', '-'));
-    let as_kgs = score(&japanese, &ScoreOptions { seki_eyes: Some(SekiEyes::Kgs), ..none.clone() });
+    let as_kgs = score(&japanese, &ScoreOptions { rules: RuleOverrides { seki_eyes: Some(SekiEyes::Kgs), ..none.rules }, ..none.clone() });
     assert_count(&as_kgs, side(34, 18, 0, 0, 34.0), side(12, 14, 0, 0, 18.5), "B+15.5", Some(true));
-    let counted = score(&japanese, &ScoreOptions { seki_eyes: Some(SekiEyes::Count), ..none });
+    let counted = score(&japanese, &ScoreOptions { rules: RuleOverrides { seki_eyes: Some(SekiEyes::Count), ..none.rules }, ..none });
     assert_count(&counted, side(35, 18, 0, 0, 35.0), side(13, 14, 0, 0, 19.5), "B+15.5", Some(true));
 }
 
@@ -832,7 +832,7 @@ fn seki_has_no_territory() {
             bad.dedup();
             bad
         };
-        let japanese = ScoreOptions { rules: rules("japanese"), seki_eyes: Some(SekiEyes::None), ..defaults() };
+        let japanese = ScoreOptions { rules: RuleOverrides { seki_eyes: Some(SekiEyes::None), ..rules("japanese") }, ..defaults() };
         let given = ScoreOptions { dead_stones: if dead.is_empty() { DeadStones::None } else { DeadStones::Points(dead) }, ..japanese.clone() };
         let s = score(sgf.as_bytes(), &given);
         let bad = check(&s);

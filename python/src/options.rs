@@ -7,8 +7,8 @@ use std::path::PathBuf;
 use kifu::batch::{Shard, Walk};
 use kifu::diag::{Code, Policy};
 use kifu::replay::RuleOverrides;
-use kifu::rules::{KoRule, PRESETS, Rules, Suicide};
-use kifu::score::{DeadStones, ScoreOptions, SekiEyes};
+use kifu::rules::{KoRule, PRESETS, Rules, SekiEyes, Suicide, Ties};
+use kifu::score::{DeadStones, ScoreOptions};
 use kifu::sgf::{self, ParseOptions, charset};
 use pyo3::exceptions::{PyTypeError, PyValueError};
 use pyo3::prelude::*;
@@ -81,7 +81,7 @@ pub fn rule_overrides(rules: Option<&str>, ko: Option<&str>, suicide: Option<&st
         Some("allowed") => Some(Suicide::Allowed),
         Some(other) => return Err(bad_value("suicide", other, "forbidden, multi-stone-only or allowed")),
     };
-    Ok(RuleOverrides { rules, ko, suicide })
+    Ok(RuleOverrides { rules, ko, suicide, ..RuleOverrides::default() })
 }
 
 /// `encoding`, `max_nodes`, `max_variations`: as the flags.
@@ -116,20 +116,13 @@ impl ScoreArgs<'_> {
             Some("kgs") => Some(SekiEyes::Kgs),
             Some(other) => return Err(bad_value("seki_eyes", other, "none, count or kgs")),
         };
-        let ties_to_white = match self.ties {
-            "draw" => false,
-            "white" => true,
+        let ties = match self.ties {
+            "draw" => Ties::Draw,
+            "white" => Ties::White,
             other => return Err(bad_value("ties", other, "draw or white")),
         };
-        Ok(ScoreOptions {
-            rules,
-            dead_stones,
-            komi: self.komi,
-            handicap_bonus: self.handicap_bonus,
-            seki_eyes,
-            ties_to_white,
-            variation: self.variation.clone(),
-        })
+        let rules = RuleOverrides { komi: self.komi, seki_eyes, ties: Some(ties), ..rules };
+        Ok(ScoreOptions { rules, dead_stones, handicap_bonus: self.handicap_bonus, variation: self.variation.clone() })
     }
 }
 

@@ -36,8 +36,8 @@ use crate::diag::{Code, Diagnostic, Policy, Severity};
 use crate::json::{self, JsonOptions};
 use crate::replay::RuleOverrides;
 use crate::report::{self, Format, Reporter, Shown};
-use crate::rules::{KoRule, Rules, Suicide};
-use crate::score::{DeadStones, ScoreOptions, SekiEyes};
+use crate::rules::{KoRule, Rules, SekiEyes, Suicide, Ties};
+use crate::score::{DeadStones, ScoreOptions};
 use crate::sgf::props;
 use crate::sgf::{self, ParseOptions, SourceMap, charset};
 use color::ColorChoice;
@@ -146,7 +146,7 @@ impl RuleArgs {
                 }
             },
         };
-        Ok(RuleOverrides { rules, ko: self.ko, suicide: self.suicide })
+        Ok(RuleOverrides { rules, ko: self.ko, suicide: self.suicide, ..RuleOverrides::default() })
     }
 }
 
@@ -242,15 +242,12 @@ impl ScoreFlags {
                 DeadStones::Points(Vec::new())
             }
         };
-        let options = ScoreOptions {
-            rules,
-            dead_stones,
-            komi: self.komi,
-            handicap_bonus: self.handicap_bonus,
-            seki_eyes: self.seki_eyes,
-            ties_to_white: self.ties == Some(TiesArg::White),
-            variation: self.variation.clone(),
-        };
+        let ties = self.ties.map(|t| match t {
+            TiesArg::Draw => Ties::Draw,
+            TiesArg::White => Ties::White,
+        });
+        let rules = RuleOverrides { komi: self.komi, seki_eyes: self.seki_eyes, ties, ..rules };
+        let options = ScoreOptions { rules, dead_stones, handicap_bonus: self.handicap_bonus, variation: self.variation.clone() };
         Ok(ScoreSettings { options, points })
     }
 }

@@ -18,7 +18,8 @@ use serde::Serialize;
 use crate::board::{Board, Cell, Color, Pt};
 use crate::diag::{Code, Diagnostic};
 use crate::replay::{self, Position, RuleOverrides};
-use crate::rules::{HandicapBonus, Rules, Scoring};
+pub use crate::rules::SekiEyes;
+use crate::rules::{HandicapBonus, Rules, Scoring, SekiEyeRule, Tax, Ties};
 use crate::sgf::props::{self, Point};
 use crate::sgf::{GameTree, Node, Property};
 pub use map::{MapPoint, ScoreMap};
@@ -56,34 +57,14 @@ impl std::str::FromStr for DeadStones {
     }
 }
 
-/// Whether the eyes of chains in seki count as territory (`--seki-eyes`).
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
-#[cfg_attr(feature = "cli", derive(clap::ValueEnum))]
-#[serde(rename_all = "lowercase")]
-pub enum SekiEyes {
-    /// Japanese Art. 8: the eyes of groups in seki count for nobody.
-    None,
-    /// They count, as under area scoring.
-    Count,
-    /// As KGS's results show: an eye counts for nobody only when every
-    /// chain around it touches a seki dame; the other eyes of groups in
-    /// seki count.
-    Kgs,
-}
-
 /// Settings for rescoring.
 #[derive(Debug, Clone, Default)]
 pub struct ScoreOptions {
+    /// The rules, with `--komi`, `--seki-eyes` and `--ties` among them.
     pub rules: RuleOverrides,
     pub dead_stones: DeadStones,
-    /// `--komi`: replaces `KM[]`.
-    pub komi: Option<f64>,
     /// `--handicap-bonus`: points given to White, replacing the ruleset's.
     pub handicap_bonus: Option<f64>,
-    /// `--seki-eyes`; `None` chooses from the rules and the record.
-    pub seki_eyes: Option<SekiEyes>,
-    /// `--ties white`: equal scores are a win for White.
-    pub ties_to_white: bool,
     /// `--variation`: child index at each branch point, as diagnostics
     /// write it; the main line is empty.
     pub variation: Vec<u32>,
@@ -179,16 +160,16 @@ pub fn score_game(game: &GameTree, options: &ScoreOptions) -> Result<GameScore, 
     let position = replay::position_at(game, end.id(), &options.rules).ok_or(ScoreError::NoBoard)?;
     let mut diagnostics = Vec::new();
     let scoring = position.rules.scoring;
-    let komi = komi(root, options, &position, &mut diagnostics);
+    let komi = komi(root, &position, &mut diagnostics);
     let recorded = root.get("RE").and_then(|p| p.first()).map(str::to_string);
     let recorded_result = recorded.as_deref().and_then(|re| recorded_result(re, root, &komi, &mut diagnostics));
     let (dead, unsure, from) = dead_stones(&position, end, options, &mut diagnostics)?;
-    let (seki_eyes, kgs_default) = seki_eyes(root, options, &position);
+    let (rules, kgs_default) = seki_eye_rule(root, options, &position);
     let mut count = Count::new(&position.board, &dead);
     if from == "markup" {
         count.territory_from_markup(&position.board, end);
     } else {
-        count.territory_by_flood_fill(if scoring == Scoring::Territory { seki_eyes } else { SekiEyes::Count });
+        count.territory_by_flood_fill(rules.tax, rules.seki_eye_rule);
         if scoring == Scoring::Territory {
             count.discount_necessary_connections();
         }
@@ -207,7 +188,7 @@ pub fn score_game(game: &GameTree, options: &ScoreOptions) -> Result<GameScore, 
     let margin = (black.total - white.total).abs();
     let winner = if black.total > white.total {
         Some("B")
-    } else if white.total > black.total || options.ties_to_white {
+    } else if white.total > black.total || rules.ties == Ties::White {
         Some("W")
     } else {
         None
@@ -274,16 +255,16 @@ fn line_end<'a>(game: &'a GameTree, path: &[u32]) -> Result<Node<'a>, ScoreError
     }
 }
 
-fn komi(root: Node<'_>, options: &ScoreOptions, position: &Position, diagnostics: &mut Vec<Diagnostic>) -> Komi {
-    if let Some(k) = options.komi {
+fn komi(root: Node<'_>, position: &Position, diagnostics: &mut Vec<Diagnostic>) -> Komi {
+    if let Some(k) = position.rules.komi {
         return Komi { points: k, stones: false, note: None };
     }
     read_komi(root, &position.rules, diagnostics)
 }
 
 /// The komi a game is scored with under `rules`, read from the root's
-/// `KM[]`: Fox's x100 and stones scaled, Fox's `KM[0]` of even Japanese
-/// games read as the 6.5 played; 0 when absent or unreadable. What was
+/// `KM[]`: Fox's x100 and stones scaled, Fox's `KM[0]` of even games
+/// under territory scoring (its Japanese rules) read as the 6.5 played; 0 when absent or unreadable. What was
 /// odd is said in `diagnostics` (`missing-komi`, `komi-scaled`, `komi-assumed`).
 pub fn read_komi(root: Node<'_>, rules: &Rules, diagnostics: &mut Vec<Diagnostic>) -> Komi {
     let area = rules.scoring == Scoring::Area;
@@ -293,7 +274,7 @@ pub fn read_komi(root: Node<'_>, rules: &Rules, diagnostics: &mut Vec<Diagnostic
         return zero;
     };
     match komi_from_text(km.first().unwrap_or(""), area) {
-        Ok(komi) if komi.points == 0.0 && rules.name == "japanese" && is_fox_even_game(root) => {
+        Ok(komi) if komi.points == 0.0 && rules.scoring == Scoring::Territory && is_fox_even_game(root) => {
             diagnostics.push(Diagnostic::new(
                 Code::KomiAssumed,
                 km.offset(),
@@ -451,19 +432,21 @@ fn marked(board: &Board, node: Node<'_>, id: &str) -> Vec<Pt> {
         .collect()
 }
 
-/// Whether seki eyes count: the option, else Art. 8 (none) under territory
-/// rules unless the record comes from KGS, whose results follow its own
-/// narrower rule. The flag tells that last case (kifu chose KGS's rule).
-fn seki_eyes(root: Node<'_>, options: &ScoreOptions, position: &Position) -> (SekiEyes, bool) {
-    if let Some(s) = options.seki_eyes {
-        return (s, false);
-    }
-    if position.rules.scoring == Scoring::Area {
-        return (SekiEyes::Count, false);
+/// The rules a count follows: the rules in force, with KGS's seki eye
+/// rule for a KGS record counted by territory unless `--seki-eyes` chose
+/// (KGS's results follow its own narrower rule). The flag tells that last
+/// case (kifu chose KGS's rule).
+fn seki_eye_rule(root: Node<'_>, options: &ScoreOptions, position: &Position) -> (Rules, bool) {
+    let mut rules = position.rules;
+    if options.rules.seki_eyes.is_some() || rules.tax == Tax::None {
+        return (rules, false);
     }
     let from_kgs =
         root.get_value("PC").is_some_and(|pc| pc.contains("Kiseido") || pc.contains("KGS")) || root.get_value("AP").is_some_and(|ap| ap.starts_with("CGoban"));
-    if from_kgs { (SekiEyes::Kgs, true) } else { (SekiEyes::None, false) }
+    if from_kgs {
+        rules.seki_eye_rule = SekiEyeRule::EveryChainInSeki;
+    }
+    (rules, from_kgs)
 }
 
 fn handicap_bonus(root: Node<'_>, options: &ScoreOptions, position: &Position) -> f64 {
@@ -520,7 +503,7 @@ struct Count {
     owner: Vec<Owner>,
     seki: Vec<Pt>,
     /// Points counted as territory that Art. 8 would leave to no one (the
-    /// eyes of groups in seki that `SekiEyes::Kgs` counts).
+    /// eyes of groups in seki that `SekiEyeRule::EveryChainInSeki` counts).
     seki_eyes_counted: u32,
 }
 
@@ -602,8 +585,8 @@ impl Count {
     }
 
     /// Empty regions reached by one colour only are its territory, except
-    /// the eyes of stones in seki that `seki_eyes` leaves to nobody.
-    fn territory_by_flood_fill(&mut self, seki_eyes: SekiEyes) {
+    /// the eyes of stones in seki that the seki tax leaves to nobody.
+    fn territory_by_flood_fill(&mut self, tax: Tax, seki_eye_rule: SekiEyeRule) {
         let seki_dame = self.seki_dame();
         let mut seen = vec![false; self.cells.len()];
         let mut stack = Vec::new();
@@ -640,10 +623,11 @@ impl Count {
                     }
                 }
             }
-            let nobodys = match seki_eyes {
-                SekiEyes::None => touches_seki,
-                SekiEyes::Kgs => all_at_dame,
-                SekiEyes::Count => false,
+            // `Tax::All`'s 2 points a living group are not taken here.
+            let nobodys = match (tax, seki_eye_rule) {
+                (Tax::None, _) => false,
+                (_, SekiEyeRule::AnyChainInSeki) => touches_seki,
+                (_, SekiEyeRule::EveryChainInSeki) => all_at_dame,
             };
             let owner = match (black, white) {
                 _ if region.iter().any(|p| seki_dame.points.contains(p)) => Owner::Seki,

@@ -1,7 +1,8 @@
-//! Rulesets as data: orthogonal settings (ko, suicide, scoring, handicap
-//! bonus...) and the named presets that bundle them, with the `RU[]`
-//! spellings found in real archives. The board and the replay ask the
-//! settings, never a preset's name. See ../shared/RULES.md for the sources.
+//! Rulesets as data: orthogonal settings (ko, suicide, scoring, seki tax,
+//! handicap bonus, ties, komi...) and the named presets that bundle them,
+//! with the `RU[]` spellings found in real archives. The board, the replay
+//! and the count ask the settings, never a preset's name (KataGo's
+//! `Rules` is the model). See ../shared/RULES.md for the sources.
 
 use serde::Serialize;
 
@@ -50,8 +51,72 @@ pub enum HandicapBonus {
     PerStoneLessOne,
 }
 
-/// A complete ruleset.
+/// Which points a territory count takes from the groups that own them
+/// (KataGo's `taxRule`).
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "kebab-case")]
+pub enum Tax {
+    /// Every eye counts, those of groups in seki too.
+    None,
+    /// The eyes of groups in seki count for nobody (Japanese Art. 8).
+    Seki,
+    /// As `Seki`, and every living group also gives up 2 points, for the
+    /// two eyes it needs to live (KataGo's `taxALL`).
+    All,
+}
+
+/// Which eyes of groups in seki the seki tax takes (with [`Tax::Seki`]
+/// and [`Tax::All`]).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "kebab-case")]
+pub enum SekiEyeRule {
+    /// Every empty region a chain in seki borders (Japanese Art. 8).
+    AnyChainInSeki,
+    /// Only regions whose every bordering chain is in seki (touches a seki
+    /// dame): an eye a chain with its own life also borders counts. This is
+    /// what KGS's results show.
+    EveryChainInSeki,
+}
+
+/// Who wins when the totals are equal.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "kebab-case")]
+pub enum Ties {
+    /// A draw (jigo).
+    Draw,
+    /// A win for White (rules that give ties to White).
+    White,
+}
+
+/// The `--seki-eyes` setting: a shorthand that overrides [`Rules::tax`]
+/// and [`Rules::seki_eye_rule`] together.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
+#[cfg_attr(feature = "cli", derive(clap::ValueEnum))]
+#[serde(rename_all = "lowercase")]
+pub enum SekiEyes {
+    /// Japanese Art. 8: the eyes of groups in seki count for nobody
+    /// (`Tax::Seki`, any chain in seki).
+    None,
+    /// They count, as under area scoring (`Tax::None`).
+    Count,
+    /// As KGS's results show: an eye counts for nobody only when every
+    /// chain around it touches a seki dame (`Tax::Seki`, every chain).
+    Kgs,
+}
+
+impl SekiEyes {
+    /// Sets the settings this shorthand stands for.
+    pub fn apply(self, rules: &mut Rules) {
+        (rules.tax, rules.seki_eye_rule) = match self {
+            SekiEyes::None => (Tax::Seki, SekiEyeRule::AnyChainInSeki),
+            SekiEyes::Count => (Tax::None, rules.seki_eye_rule),
+            SekiEyes::Kgs => (Tax::Seki, SekiEyeRule::EveryChainInSeki),
+        };
+    }
+}
+
+/// A complete ruleset.
+#[derive(Debug, Clone, Copy, PartialEq, Serialize)]
 pub struct Rules {
     /// The preset this was built from (for messages); overrides keep it.
     pub name: &'static str,
@@ -67,6 +132,18 @@ pub struct Rules {
     pub resumption_allowed: bool,
     /// No dead-stone removal: the board is scored as it stands.
     pub dead_stones_removed: bool,
+    /// What a territory count takes from the groups that own the points.
+    pub tax: Tax,
+    /// Which eyes the seki tax takes.
+    pub seki_eye_rule: SekiEyeRule,
+    /// Who wins equal totals.
+    pub ties: Ties,
+    /// The komi in force when it does not come from the record (`--komi`);
+    /// `None`: the record's `KM[]`, as `provenance::played_komi` reads it.
+    pub komi: Option<f64>,
+    /// The first player to pass takes a "button" worth half a point (AGA
+    /// button variant; KataGo's `hasButton`).
+    pub button: bool,
 }
 
 const JAPANESE: Rules = Rules {
@@ -78,6 +155,11 @@ const JAPANESE: Rules = Rules {
     repetition_voids: true,
     resumption_allowed: true,
     dead_stones_removed: true,
+    tax: Tax::Seki,
+    seki_eye_rule: SekiEyeRule::AnyChainInSeki,
+    ties: Ties::Draw,
+    komi: None,
+    button: false,
 };
 
 const CHINESE: Rules = Rules {
@@ -89,6 +171,11 @@ const CHINESE: Rules = Rules {
     repetition_voids: false,
     resumption_allowed: false,
     dead_stones_removed: true,
+    tax: Tax::None,
+    seki_eye_rule: SekiEyeRule::AnyChainInSeki,
+    ties: Ties::Draw,
+    komi: None,
+    button: false,
 };
 
 /// Every preset, by its canonical name.
@@ -256,6 +343,29 @@ mod tests {
         assert_eq!(Rules::preset("japanesejapanesejapanese"), None);
         assert_eq!(Rules::from_ru("japanesejapanesejapanese").map(|r| r.name), Some("japanese"));
         assert!(ALIASES.iter().all(|(alias, _)| alias.is_ascii() && alias.len() <= AliasKey::LEN));
+    }
+
+    #[test]
+    fn seki_tax_by_scoring() {
+        for rules in PRESETS {
+            let want = if rules.scoring == Scoring::Territory { Tax::Seki } else { Tax::None };
+            assert_eq!(rules.tax, want, "{}", rules.name);
+            assert!(rules.komi.is_none() && !rules.button && rules.ties == Ties::Draw, "{}", rules.name);
+        }
+    }
+
+    #[test]
+    fn seki_eyes_shorthand_sets_the_tax() {
+        let mut rules = Rules::JAPANESE;
+        SekiEyes::Kgs.apply(&mut rules);
+        assert_eq!((rules.tax, rules.seki_eye_rule), (Tax::Seki, SekiEyeRule::EveryChainInSeki));
+        SekiEyes::Count.apply(&mut rules);
+        assert_eq!(rules.tax, Tax::None);
+        SekiEyes::None.apply(&mut rules);
+        assert_eq!((rules.tax, rules.seki_eye_rule), (Tax::Seki, SekiEyeRule::AnyChainInSeki));
+        let mut chinese = Rules::preset("chinese").unwrap();
+        SekiEyes::None.apply(&mut chinese);
+        assert_eq!(chinese.tax, Tax::Seki);
     }
 
     #[test]
