@@ -24,6 +24,7 @@ pub mod cli;
 pub mod dedup;
 pub mod diag;
 pub mod formats;
+pub mod info;
 pub mod json;
 pub mod replay;
 pub mod report;

@@ -134,6 +134,39 @@ fn info_json_has_the_summary_block() {
     assert_eq!(last, serde_json::json!({"color": "B", "point": null}));
 }
 
+const FOX_RECORD: &str = "fixtures/info/fox-stone-komi-and-ranks.sgf";
+
+#[test]
+fn info_json_normalises_ranks_date_result_and_fox_komi() {
+    let out = kifu().args(["info", "--format", "json", FOX_RECORD]).output().unwrap();
+    let doc: Value = serde_json::from_slice(&out.stdout).unwrap();
+    let n = &doc["normalised"];
+    assert_eq!(n["black"], serde_json::json!({"rank": {"kind": "dan", "level": 3, "value": 3}, "bot": true}));
+    assert_eq!(n["white"], serde_json::json!({"rank": {"kind": "pro", "level": 9, "value": 18}, "bot": false}));
+    assert_eq!(n["date"], "2017-08-09");
+    // KM[375] is 3.75 stones: komi 7.5 points, and RE's bare margin is in stones too.
+    assert_eq!(n["komi"], 7.5);
+    assert_eq!(n["result"], serde_json::json!({"winner": "W", "margin": 5.5, "reason": "score"}));
+    assert_eq!(n["rules"], "chinese");
+    assert_eq!(n["handicap"], 0);
+    assert_eq!(doc["summary"]["komi"], 375.0, "the summary keeps the value as written");
+}
+
+#[test]
+fn info_csv_has_a_header_and_a_quoted_row_a_game() {
+    let out = kifu().args(["info", "--format", "csv", FOX_RECORD, "fixtures/example-game.sgf"]).output().unwrap();
+    assert_eq!(out.status.code(), Some(0));
+    let text = String::from_utf8(out.stdout).unwrap();
+    let lines: Vec<&str> = text.lines().collect();
+    assert_eq!(lines.len(), 3, "{text}");
+    assert!(lines[0].starts_with("file,game,size,black,black_rank,black_rank_value,black_bot,"), "{}", lines[0]);
+    assert_eq!(
+        lines[1],
+        "fixtures/info/fox-stone-komi-and-ranks.sgf,1,19x19,\"Zen19D, test\",3d?,3,true,柯洁,P9段,18,false,2017-08-09,W+2.75,W,5.5,score,7.5,0,chinese,3"
+    );
+    assert!(lines[2].starts_with("fixtures/example-game.sgf,1,9x9,Honinbo Shusaku,"), "{}", lines[2]);
+}
+
 #[test]
 fn convert_to_json_and_back_is_lossless() {
     let dir = tempfile::tempdir().unwrap();

@@ -262,7 +262,7 @@ struct ScoreArgs {
     score: ScoreFlags,
     /// text, or json (one object a game, one a line; jsonl is the same).
     #[arg(long, value_enum, default_value = "text")]
-    format: InfoFormat,
+    format: ScoreFormat,
     /// Threads scoring files (default: all cores). Output order does not depend on it.
     #[arg(long, short, value_name = "N")]
     jobs: Option<usize>,
@@ -404,11 +404,21 @@ struct ConvertArgs {
 }
 
 #[derive(Clone, Copy, PartialEq, Eq, ValueEnum)]
+enum ScoreFormat {
+    Text,
+    /// One JSON object a game, one a line.
+    #[value(alias = "jsonl")]
+    Json,
+}
+
+#[derive(Clone, Copy, PartialEq, Eq, ValueEnum)]
 enum InfoFormat {
     Text,
     /// One JSON object a game, one a line.
     #[value(alias = "jsonl")]
     Json,
+    /// A header row, then one row a game (for spreadsheets).
+    Csv,
 }
 
 #[derive(Args)]
@@ -813,14 +823,19 @@ fn info(args: InfoArgs) -> io::Result<Status> {
         Err(status) => return Ok(status),
     };
     let mut out = io::BufWriter::new(io::stdout().lock());
+    if args.format == InfoFormat::Csv {
+        report::info::write_csv_header(&mut out)?;
+    }
     let status = each_parsed(&inputs, |name, parsed| {
         for (index, game) in parsed.collection.games.iter().enumerate() {
             let summary = sgf::props::summary(game);
+            let normalised = || crate::info::normalise(game, &summary);
             match args.format {
                 InfoFormat::Json => {
-                    serde_json::to_writer(&mut out, &report::info::json(name, index, &summary))?;
+                    serde_json::to_writer(&mut out, &report::info::json(name, index, &summary, &normalised()))?;
                     writeln!(out)?;
                 }
+                InfoFormat::Csv => report::info::write_csv_row(&mut out, name, index, &summary, &normalised())?,
                 InfoFormat::Text => report::info::write_text(&mut out, name, index, &summary)?,
             }
         }

@@ -9,7 +9,7 @@ use std::ops::ControlFlow;
 use std::time::{Duration, Instant};
 
 use super::progress::Progress;
-use super::{InfoFormat, Inputs, ScoreSettings, Status, parse_input};
+use super::{Inputs, ScoreFormat, ScoreSettings, Status, parse_input};
 use crate::batch::{self, Item};
 use crate::diag::Code;
 use crate::report;
@@ -21,7 +21,7 @@ use crate::sgf::props::{self, Move};
 pub(super) struct ScoreRun {
     pub inputs: Inputs,
     pub settings: ScoreSettings,
-    pub format: InfoFormat,
+    pub format: ScoreFormat,
     pub style: report::Style,
     pub jobs: usize,
     /// Skip games whose line does not end with two passes.
@@ -162,7 +162,7 @@ fn score_file(name: &str, bytes: &[u8], run: &ScoreRun, file: &mut FileScores) -
             Err(not) => {
                 let code = not.code.map_or(String::new(), |c| format!("{c}: "));
                 file.said.push(format!("{name} (game {}): {code}{}", index + 1, not.why));
-                if run.format == InfoFormat::Json {
+                if run.format == ScoreFormat::Json {
                     let doc = serde_json::json!({ "file": name, "game": index, "code": not.code.map(Code::name), "error": not.why });
                     serde_json::to_writer(&mut file.out, &doc)?;
                     writeln!(file.out)?;
@@ -186,11 +186,11 @@ fn score_file(name: &str, bytes: &[u8], run: &ScoreRun, file: &mut FileScores) -
         }
         let scored = report::score::Scored { file: name, game: index, variation: &run.settings.options.variation, score: &scored };
         match run.format {
-            InfoFormat::Json => {
+            ScoreFormat::Json => {
                 serde_json::to_writer(&mut file.out, &report::score::json(&scored))?;
                 writeln!(file.out)?;
             }
-            InfoFormat::Text => report::score::write_text(&mut file.out, &scored, run.style)?,
+            ScoreFormat::Text => report::score::write_text(&mut file.out, &scored, run.style)?,
         }
     }
     Ok(())

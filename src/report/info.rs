@@ -1,10 +1,11 @@
 //! `kifu info` output: each game's summary, as `Label: value` lines for
-//! people (`?` for what the record does not say), or one JSON object a
-//! game. Every value is the record's text: it is escaped for the terminal.
+//! people (`?` for what the record does not say), one JSON object a game,
+//! or CSV rows. Record text is escaped for the terminal in text and CSV.
 
 use std::io::{self, Write};
 
 use super::escape::Escaped;
+use crate::info::{Normalised, Player};
 use crate::sgf::props::Summary;
 
 /// The block for one game: a heading naming the file and game (1-based),
@@ -25,7 +26,68 @@ pub fn write_text(out: &mut dyn Write, file: &str, game: usize, s: &Summary) -> 
     writeln!(out, "  Moves: {}", s.moves.len())
 }
 
-/// The object for one game: `file`, `game` (0-based) and the summary.
-pub fn json(file: &str, game: usize, s: &Summary) -> serde_json::Value {
-    serde_json::json!({ "file": file, "game": game, "summary": s })
+/// The object for one game: `file`, `game` (0-based), the summary (the
+/// record's values) and the normalised fields.
+pub fn json(file: &str, game: usize, s: &Summary, normalised: &Normalised) -> serde_json::Value {
+    serde_json::json!({ "file": file, "game": game, "summary": s, "normalised": normalised })
+}
+
+/// The CSV columns, in order (docs/info.md describes each).
+pub const CSV_COLUMNS: &[&str] = &[
+    "file",
+    "game",
+    "size",
+    "black",
+    "black_rank",
+    "black_rank_value",
+    "black_bot",
+    "white",
+    "white_rank",
+    "white_rank_value",
+    "white_bot",
+    "date",
+    "result",
+    "winner",
+    "margin",
+    "reason",
+    "komi",
+    "handicap",
+    "rules",
+    "moves",
+];
+
+pub fn write_csv_header(out: &mut dyn Write) -> io::Result<()> {
+    writeln!(out, "{}", CSV_COLUMNS.join(","))
+}
+
+/// One CSV row (RFC 4180 quoting; `game` is 1-based as in text). Empty
+/// cells for what the record does not say.
+pub fn write_csv_row(out: &mut dyn Write, file: &str, game: usize, s: &Summary, n: &Normalised) -> io::Result<()> {
+    let text = |v: &Option<String>| v.as_deref().map(|v| Escaped(v).to_string()).unwrap_or_default();
+    let number = |v: Option<f64>| v.map(|v| v.to_string()).unwrap_or_default();
+    let player = |name: &Option<String>, rank: &Option<String>, p: &Player| {
+        [text(name), text(rank), p.rank.map(|r| r.value.to_string()).unwrap_or_default(), p.bot.to_string()]
+    };
+    let result = n.result.as_ref();
+    let mut cells = vec![Escaped(file).to_string(), (game + 1).to_string(), s.board_size.to_string()];
+    cells.extend(player(&s.black, &s.black_rank, &n.black));
+    cells.extend(player(&s.white, &s.white_rank, &n.white));
+    cells.extend([
+        n.date.clone().unwrap_or_default(),
+        text(&s.result),
+        result.and_then(|r| r.winner).unwrap_or_default().to_string(),
+        number(result.and_then(|r| r.margin)),
+        result.map(|r| r.reason.as_str()).unwrap_or_default().to_string(),
+        number(n.komi),
+        n.handicap.to_string(),
+        n.rules.unwrap_or_default().to_string(),
+        s.moves.len().to_string(),
+    ]);
+    let quoted: Vec<String> = cells.iter().map(|c| csv_cell(c)).collect();
+    writeln!(out, "{}", quoted.join(","))
+}
+
+/// A cell quoted when it holds a comma, a quote or a line break.
+fn csv_cell(cell: &str) -> String {
+    if cell.contains([',', '"', '\n', '\r']) { format!("\"{}\"", cell.replace('"', "\"\"")) } else { cell.to_string() }
 }

@@ -114,8 +114,7 @@ fn named_month_date(value: &str) -> Option<(Date, usize)> {
 }
 
 fn full_month(word: &str) -> bool {
-    ["january", "february", "march", "april", "june", "july", "august", "september", "october", "november", "december"].contains(&word)
-        || word == "sept"
+    ["january", "february", "march", "april", "june", "july", "august", "september", "october", "november", "december"].contains(&word) || word == "sept"
 }
 
 fn valid(date: Date) -> bool {
