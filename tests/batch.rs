@@ -268,6 +268,8 @@ fn a_file_named_twice_or_reached_through_a_link_is_checked_once() {
     let games = dir.path().join("games");
     assert_eq!(run(&[&file, &file]), Some(1));
     assert_eq!(run(&[&games, &file]), Some(1));
+    // Named through another spelling of its folder.
+    assert_eq!(run(&[&file, &dir.path().join("games/../games/one.sgf")]), Some(1));
     #[cfg(unix)]
     {
         std::os::unix::fs::symlink(&file, games.join("link.sgf")).unwrap();
@@ -275,6 +277,8 @@ fn a_file_named_twice_or_reached_through_a_link_is_checked_once() {
         assert_eq!(run(&[&games]), Some(1));
         assert_eq!(run(&[dir.path()]), Some(1));
         assert_eq!(run(&[&dir.path().join("linked-games/link.sgf"), &games]), Some(1));
+        assert_eq!(run(&[&games.join("link.sgf"), &file]), Some(1));
+        assert_eq!(run(&[&dir.path().join("linked-games/one.sgf"), &file]), Some(1));
     }
     // A real copy is another file: a duplicate game, reported.
     write(dir.path(), "games/copy.sgf", &game(40, ""));

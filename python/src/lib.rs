@@ -56,7 +56,7 @@ fn read(
 /// `max_bytes` is parsed as empty, with the `limit-exceeded` diagnostic.
 fn read_parsed(py: Python<'_>, path: PathBuf, options: &ParseOptions, max_bytes: Option<u64>) -> PyResult<(String, Parsed)> {
     let name = path.display().to_string();
-    match Content::Path(path).read(max_bytes.unwrap_or(batch::DEFAULT_MAX_BYTES)) {
+    match (Content::Path { path, size: None }).read(max_bytes.unwrap_or(batch::DEFAULT_MAX_BYTES)) {
         Ok(bytes) => Ok((name.clone(), py.detach(|| formats::read(&bytes, &name, options)))),
         Err((Code::Io, message)) => Err(PyOSError::new_err(format!("{name}: {message}"))),
         Err((code, message)) => {

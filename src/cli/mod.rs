@@ -505,8 +505,12 @@ impl Inputs {
         let mut failure = None;
         let empty_folders = self.walk.for_each(&self.paths, &mut |mut item| {
             // The bytes are handed over; the item keeps its path, if it has one.
+            let size = match item.content {
+                Content::Path { size, .. } => size,
+                _ => None,
+            };
             let path = item.content.path().map(Path::to_path_buf);
-            let content = std::mem::replace(&mut item.content, path.map_or(Content::Stdin, Content::Path));
+            let content = std::mem::replace(&mut item.content, path.map_or(Content::Stdin, |path| Content::Path { path, size }));
             let outcome = match content.read(self.walk.max_bytes) {
                 Ok(bytes) => f(&item, bytes),
                 Err((code, message)) => {
