@@ -37,8 +37,10 @@
 //!    a chain is reported unsure (on the KGS games with territory markup,
 //!    those bands are where the players' calls split). A capturing race
 //!    has one loser: of two adjacent chains of opposite colours both found
-//!    dead, the one with the higher share (0.5 or more) lives, with its
-//!    group, unless one of them is walled in by dead stones of the other
+//!    dead, one of them with a share of 0.5 or more, the winner lives, with
+//!    its group: the chain the tactical reader (`score::reader`) finds
+//!    capturing the other whoever moves first, else the higher share;
+//!    unless one of them is walled in by dead stones of the other
 //!    colour (dead stones inside a dead group's eye space) or the loser
 //!    reaches a living chain of its own colour through empty points.
 //! 4. Seki: an empty point that stays empty between living chains of both
@@ -53,6 +55,7 @@
 //! eyes, komi) is the caller's job.
 
 use crate::board::{Board, Cell, Pt};
+use crate::score::reader::{self, Outcome};
 
 /// What [`estimate`] decided about a final position. Every list is sorted.
 #[derive(Debug, Clone, Default, PartialEq, Eq)]
@@ -161,6 +164,12 @@ const BENT_FOUR: [&[(usize, usize, bool)]; 3] = [
     // below the corner, and the capture leaves the bent four in the corner.
     &[(0, 0, true), (1, 0, true), (2, 0, true), (0, 1, false), (2, 1, false)],
 ];
+
+/// Nodes the reader may visit for one race, and for all the races of a
+/// position (a node costs a few to a few tens of microseconds: the budget
+/// bounds the slowest positions to tens of milliseconds).
+const READ_BUDGET: usize = 1_000;
+const POSITION_BUDGET: usize = 2_000;
 
 const EMPTY: u8 = 0;
 const BLACK: u8 = 1;
@@ -386,8 +395,10 @@ impl Estimator {
             }
         }
 
+        // The reader decides the races the playouts leave open.
+        let position = reader::Position::from_cells(self.stride, &self.cells);
         if params.race <= 1.0 {
-            self.keep_race_winners(&shares, &linked, &root, params, &mut dead_chain);
+            self.keep_race_winners(&shares, &linked, &root, params, &position, &mut dead_chain);
         }
         self.kill_bent_fours(&mut dead_chain);
 
@@ -491,18 +502,24 @@ impl Estimator {
     }
 
     /// A capturing race has one loser: of two adjacent chains of opposite
-    /// colours that are both dead (judged by playouts, `linked`), the one
-    /// with the higher share lives, with its group, when that share is at
-    /// least `params.race`. Not a race: a chain enclosed
+    /// colours that are both dead (judged by playouts, `linked`), one of
+    /// which keeps a share of at least `params.race`, the winner lives,
+    /// with its group: the winner the reader finds (`reader::Position::race`,
+    /// the chain that captures the other whoever moves first), else, when
+    /// the reader cannot tell (the first move decides, a seki, or the node
+    /// budget ran out), the chain with the higher share. Not a race: a chain enclosed
     /// by the other's colour, all dead, such as dead stones inside the eye
     /// space of a dead group; nor when the chain that would
     /// lose reaches a living chain of its colour through empty points (it
     /// is not shut in: GNU Go's score14, stones in the corner of a dead
     /// group that reach their own territory).
-    fn keep_race_winners(&self, shares: &[f64], linked: &[bool], root: &[usize], params: &Params, dead_chain: &mut [bool]) {
+    fn keep_race_winners(&self, shares: &[f64], linked: &[bool], root: &[usize], params: &Params, position: &reader::Position, dead_chain: &mut [bool]) {
         let n = self.chains.len();
         let judged: Vec<bool> = (0..n).map(|id| dead_chain[id] && linked[id]).collect();
         let mut keep = vec![false; n];
+        // Each pair of chains is read once, all of them within one budget.
+        let mut races: std::collections::BTreeMap<(usize, usize), Outcome> = std::collections::BTreeMap::new();
+        let mut nodes_left = POSITION_BUDGET;
         for a in 0..n {
             if !judged[a] {
                 continue;
@@ -514,13 +531,27 @@ impl Estimator {
                         continue;
                     }
                     let b = b as usize;
-                    if shares[a] <= shares[b] || shares[a] < params.race {
+                    if shares[a].max(shares[b]) < params.race {
                         continue;
                     }
                     if self.enclosed(a, dead_chain) || self.enclosed(b, dead_chain) || self.living_friend(b, dead_chain) {
                         continue;
                     }
-                    keep[root[a]] = true;
+                    // Who wins: the reader, else the higher share.
+                    let outcome = *races.entry((a, b)).or_insert_with(|| {
+                        let mut reading = position.clone().with_budget(READ_BUDGET.min(nodes_left));
+                        let outcome = reading.race(s as Pt, q as Pt);
+                        nodes_left = nodes_left.saturating_sub(reading.nodes());
+                        outcome
+                    });
+                    let wins = match outcome {
+                        Outcome::Alive => true,
+                        Outcome::Dead => false,
+                        _ => shares[a] > shares[b] && shares[a] >= params.race,
+                    };
+                    if wins {
+                        keep[root[a]] = true;
+                    }
                 }
             }
         }
@@ -1571,7 +1602,8 @@ mod tests {
                 dead[id] = true;
             }
             let root: Vec<usize> = (0..n).collect();
-            est.keep_race_winners(&shares, &vec![true; n], &root, &PARAMS, &mut dead);
+            let position = reader::Position::from_cells(est.stride, &est.cells);
+            est.keep_race_winners(&shares, &vec![true; n], &root, &PARAMS, &position, &mut dead);
             judged.iter().map(|&((x, y), _)| dead[est.chain_of[b.point(x, y).unwrap() as usize] as usize]).collect::<Vec<_>>()
         };
         let open = ["........", ".XXO....", ".XOO....", ".XO.....", "........", "........", "........", "........", "........"];
