@@ -37,8 +37,10 @@
 //!    a chain is reported unsure (on the KGS games with territory markup,
 //!    those bands are where the players' calls split). A capturing race
 //!    has one loser: of two adjacent chains of opposite colours both found
-//!    dead, the one with the higher share (0.5 or more) lives, with its
-//!    group, unless one of them is walled in by dead stones of the other
+//!    dead, one of them with a share of 0.5 or more, the winner lives, with
+//!    its group: the chain the tactical reader (`score::reader`) finds
+//!    capturing the other whoever moves first, else the higher share;
+//!    unless one of them is walled in by dead stones of the other
 //!    colour (dead stones inside a dead group's eye space) or the loser
 //!    reaches a living chain of its own colour through empty points.
 //! 4. Seki: an empty point that stays empty between living chains of both
@@ -53,6 +55,7 @@
 //! eyes, komi) is the caller's job.
 
 use crate::board::{Board, Cell, Pt};
+use crate::score::reader::{self, Outcome};
 
 /// What [`estimate`] decided about a final position. Every list is sorted.
 #[derive(Debug, Clone, Default, PartialEq, Eq)]
@@ -161,6 +164,12 @@ const BENT_FOUR: [&[(usize, usize, bool)]; 3] = [
     // below the corner, and the capture leaves the bent four in the corner.
     &[(0, 0, true), (1, 0, true), (2, 0, true), (0, 1, false), (2, 1, false)],
 ];
+
+/// Nodes the reader may visit for one race, and for all the races of a
+/// position (a node costs a few to a few tens of microseconds: the budget
+/// bounds the slowest positions to tens of milliseconds).
+const READ_BUDGET: usize = 1_000;
+const POSITION_BUDGET: usize = 2_000;
 
 const EMPTY: u8 = 0;
 const BLACK: u8 = 1;
@@ -281,7 +290,6 @@ impl Estimator {
                 light.copy_from(&template);
                 let first = if playouts % 2 == 0 { BLACK } else { WHITE };
                 light.playout(&mut rng, first, max_moves, &hot);
-                stat(2);
                 light.tally(&self.points, &mut counts);
                 playouts += 1;
             }
@@ -301,7 +309,6 @@ impl Estimator {
                         light.copy_from(&template);
                         let first = if done % 2 == 0 { BLACK } else { WHITE };
                         light.playout(&mut rng, first, max_moves, &hot);
-                        stat(2);
                         light.tally(&self.points, &mut counts2);
                         done += 1;
                     }
@@ -388,8 +395,10 @@ impl Estimator {
             }
         }
 
+        // The reader decides the races the playouts leave open.
+        let position = reader::Position::from_cells(self.stride, &self.cells);
         if params.race <= 1.0 {
-            self.keep_race_winners(&shares, &linked, &root, params, &mut dead_chain);
+            self.keep_race_winners(&shares, &linked, &root, params, &position, &mut dead_chain);
         }
         self.kill_bent_fours(&mut dead_chain);
 
@@ -430,7 +439,7 @@ impl Estimator {
         dead.sort_unstable();
         unsure.sort_unstable();
         seki_points.sort_unstable();
-        Detail { estimate: Estimate { dead, unsure, seki_points }, shares, pass_alive, sure_dead, playouts }
+        Detail { estimate: Estimate { dead, unsure, seki_points }, pass_alive, sure_dead }
     }
 
     /// Whether the group keeps at least `probe_alive` of its points after
@@ -493,18 +502,24 @@ impl Estimator {
     }
 
     /// A capturing race has one loser: of two adjacent chains of opposite
-    /// colours that are both dead (judged by playouts, `linked`), the one
-    /// with the higher share lives, with its group, when that share is at
-    /// least `params.race`. Not a race: a chain enclosed
+    /// colours that are both dead (judged by playouts, `linked`), one of
+    /// which keeps a share of at least `params.race`, the winner lives,
+    /// with its group: the winner the reader finds (`reader::Position::race`,
+    /// the chain that captures the other whoever moves first), else, when
+    /// the reader cannot tell (the first move decides, a seki, or the node
+    /// budget ran out), the chain with the higher share. Not a race: a chain enclosed
     /// by the other's colour, all dead, such as dead stones inside the eye
     /// space of a dead group; nor when the chain that would
     /// lose reaches a living chain of its colour through empty points (it
     /// is not shut in: GNU Go's score14, stones in the corner of a dead
     /// group that reach their own territory).
-    fn keep_race_winners(&self, shares: &[f64], linked: &[bool], root: &[usize], params: &Params, dead_chain: &mut [bool]) {
+    fn keep_race_winners(&self, shares: &[f64], linked: &[bool], root: &[usize], params: &Params, position: &reader::Position, dead_chain: &mut [bool]) {
         let n = self.chains.len();
         let judged: Vec<bool> = (0..n).map(|id| dead_chain[id] && linked[id]).collect();
         let mut keep = vec![false; n];
+        // Each pair of chains is read once, all of them within one budget.
+        let mut races: std::collections::BTreeMap<(usize, usize), Outcome> = std::collections::BTreeMap::new();
+        let mut nodes_left = POSITION_BUDGET;
         for a in 0..n {
             if !judged[a] {
                 continue;
@@ -516,13 +531,27 @@ impl Estimator {
                         continue;
                     }
                     let b = b as usize;
-                    if shares[a] <= shares[b] || shares[a] < params.race {
+                    if shares[a].max(shares[b]) < params.race {
                         continue;
                     }
                     if self.enclosed(a, dead_chain) || self.enclosed(b, dead_chain) || self.living_friend(b, dead_chain) {
                         continue;
                     }
-                    keep[root[a]] = true;
+                    // Who wins: the reader, else the higher share.
+                    let outcome = *races.entry((a, b)).or_insert_with(|| {
+                        let mut reading = position.clone().with_budget(READ_BUDGET.min(nodes_left));
+                        let outcome = reading.race(s as Pt, q as Pt);
+                        nodes_left = nodes_left.saturating_sub(reading.nodes());
+                        outcome
+                    });
+                    let wins = match outcome {
+                        Outcome::Alive => true,
+                        Outcome::Dead => false,
+                        _ => shares[a] > shares[b] && shares[a] >= params.race,
+                    };
+                    if wins {
+                        keep[root[a]] = true;
+                    }
                 }
             }
         }
@@ -861,26 +890,12 @@ impl Counts {
 }
 
 /// The estimate with what it was made from, chain by chain (chain ids of
-/// [`Estimator`]); the corpus measurement in the tests reads it all.
+/// [`Estimator`]); the unit tests read it all.
 #[cfg_attr(not(test), allow(dead_code))]
 struct Detail {
     estimate: Estimate,
-    /// Share of the playouts in which the chain kept its points.
-    shares: Vec<f64>,
     pass_alive: Vec<bool>,
     sure_dead: Vec<bool>,
-    playouts: usize,
-}
-
-/// Event counters for the corpus measurement (test builds only): moves,
-/// candidate points examined, playouts.
-#[cfg(test)]
-static STATS: [std::sync::atomic::AtomicU64; 3] = [const { std::sync::atomic::AtomicU64::new(0) }; 3];
-
-#[inline(always)]
-fn stat(_i: usize) {
-    #[cfg(test)]
-    STATS[_i].fetch_add(1, std::sync::atomic::Ordering::Relaxed);
 }
 
 /// Deterministic random numbers: splitmix64 for the seed, xorshift64* after.
@@ -1349,7 +1364,6 @@ impl Light {
                 j -= n;
             }
             let p = self.empties[j] as usize;
-            stat(1);
             if self.legal(p, c) && self.acceptable(p, c) {
                 return Some(p);
             }
@@ -1394,7 +1408,6 @@ impl Light {
                 }
             }
             moves += 1;
-            stat(0);
             c = BLACK + WHITE - c;
         }
     }
@@ -1439,7 +1452,6 @@ impl Light {
 mod tests {
     use super::*;
     use crate::board::Color;
-    use std::path::Path;
 
     fn board_from(rows: &[&str]) -> Board {
         Board::from_rows(rows).expect("a valid diagram")
@@ -1590,7 +1602,8 @@ mod tests {
                 dead[id] = true;
             }
             let root: Vec<usize> = (0..n).collect();
-            est.keep_race_winners(&shares, &vec![true; n], &root, &PARAMS, &mut dead);
+            let position = reader::Position::from_cells(est.stride, &est.cells);
+            est.keep_race_winners(&shares, &vec![true; n], &root, &PARAMS, &position, &mut dead);
             judged.iter().map(|&((x, y), _)| dead[est.chain_of[b.point(x, y).unwrap() as usize] as usize]).collect::<Vec<_>>()
         };
         let open = ["........", ".XXO....", ".XOO....", ".XO.....", "........", "........", "........", "........", "........"];
@@ -1778,664 +1791,5 @@ mod tests {
             assert!(e.unsure.iter().all(|&p| b.cell(p) != Cell::Empty));
             assert!(e.seki_points.iter().all(|&p| points.contains(&p)));
         }
-    }
-
-    /// Measurement on the KGS corpus (see `kgs_markup_agreement`).
-    mod kgs {
-        use super::*;
-        use crate::replay::{RuleOverrides, position_at};
-        use crate::rules::{HandicapBonus, Scoring};
-        use crate::sgf::props;
-        use std::path::{Path, PathBuf};
-        use std::time::Instant;
-
-        pub struct Game {
-            pub name: String,
-            pub board: Board,
-            pub scoring: Scoring,
-            pub bonus: HandicapBonus,
-            pub komi: f64,
-            pub handicap: i64,
-            /// RE margin, positive for Black; None when not a counted result.
-            pub margin: Option<f64>,
-            /// Dead stones from TB/TW markup in the last node, when present.
-            pub markup_dead: Option<Vec<Pt>>,
-            /// The main line ends with two passes.
-            pub passes: bool,
-        }
-
-        /// The default settings, with overrides from KIFU_EST_* variables.
-        pub fn params() -> Params {
-            let mut p = PARAMS;
-            let get = |name: &str| std::env::var(format!("KIFU_EST_{name}")).ok().and_then(|v| v.parse::<f64>().ok());
-            // Each KIFU_EST_NAME=value overrides one field.
-            macro_rules! overrides {
-                ($($name:literal => $field:expr => $value:expr,)*) => {
-                    $(if let Some(v) = get($name) { $field = $value(v); })*
-                };
-            }
-            overrides! {
-                "FIRST" => p.first_playouts => |v: f64| v as usize,
-                "CROWDED" => p.crowded => |v: f64| v as usize,
-                "DOUBT_LOW" => p.doubt.0 => |v: f64| v,
-                "DOUBT_HIGH" => p.doubt.1 => |v: f64| v,
-                "DEAD_CROWDED" => p.dead_crowded => |v: f64| v,
-                "MIN" => p.min_playouts => |v: f64| v as usize,
-                "MAX" => p.max_playouts => |v: f64| v as usize,
-                "BATCH" => p.batch => |v: f64| v as usize,
-                "DEAD" => p.dead_below => |v: f64| v,
-                "UNSURE_LOW" => p.unsure.0 => |v: f64| v,
-                "UNSURE_HIGH" => p.unsure.1 => |v: f64| v,
-                "Z" => p.z => |v: f64| v,
-                "SEKI" => p.seki_neutral => |v: f64| v,
-                "MINVAR" => p.min_var => |v: f64| v,
-                "LOCAL" => p.local => |v: f64| v as u32,
-                "RACE" => p.race => |v: f64| v,
-                "SELFATARI" => p.self_atari => |v: f64| v as usize,
-                "PROBE" => p.probe_playouts => |v: f64| v as usize,
-                "PROBE_ALIVE" => p.probe_alive => |v: f64| v,
-            }
-            p
-        }
-
-        pub fn corpus() -> Option<PathBuf> {
-            let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("../shared/corpus/kgs");
-            if dir.is_dir() {
-                Some(dir)
-            } else {
-                eprintln!("skipped: ../shared/corpus/kgs is absent (the corpus is not part of a user's clone)");
-                None
-            }
-        }
-
-        fn parse_margin(re: &str) -> Option<f64> {
-            let re = re.trim();
-            let (sign, rest) = if let Some(r) = re.strip_prefix("B+") {
-                (1.0, r)
-            } else if let Some(r) = re.strip_prefix("W+") {
-                (-1.0, r)
-            } else {
-                return None;
-            };
-            rest.trim().parse::<f64>().ok().map(|m| sign * m)
-        }
-
-        pub fn load_file(path: &Path, out: &mut Vec<Game>, all: bool) {
-            let Ok(bytes) = std::fs::read(path) else { return };
-            let parsed = crate::sgf::parse(&bytes, &Default::default());
-            for game in &parsed.collection.games {
-                let root = game.root();
-                let margin = props::result(root).and_then(|r| parse_margin(&r));
-                let last = game.main_line().last().expect("a root");
-                let has_markup = last.has("TB") || last.has("TW");
-                if margin.is_none() && !has_markup && !all {
-                    continue;
-                }
-                let Some(pos) = position_at(game, last.id(), &RuleOverrides::default()) else { continue };
-                let board = pos.board;
-                let markup_dead = has_markup.then(|| {
-                    let mut dead = Vec::new();
-                    for (id, color) in [("TB", Cell::White), ("TW", Cell::Black)] {
-                        if let Some(p) = last.get(id) {
-                            for pt in props::parse_point_list(p.values().map(|v| v.text()).filter(|v| !v.is_empty())).unwrap_or_default() {
-                                if let Some(q) = board.point(pt.x as usize, pt.y as usize) {
-                                    if board.cell(q) == color {
-                                        dead.push(q);
-                                    }
-                                }
-                            }
-                        }
-                    }
-                    dead.sort_unstable();
-                    dead.dedup();
-                    dead
-                });
-                out.push(Game {
-                    name: path.display().to_string(),
-                    board,
-                    scoring: pos.rules.scoring,
-                    bonus: pos.rules.handicap_bonus,
-                    komi: props::komi(root).ok().flatten().unwrap_or(0.0),
-                    handicap: props::handicap(root).ok().flatten().unwrap_or(0),
-                    margin,
-                    markup_dead,
-                    passes: pos.ended_by_passes,
-                });
-            }
-        }
-
-        /// Every KGS game with a counted result or territory markup.
-        pub fn load() -> Option<Vec<Game>> {
-            let dir = corpus()?;
-            let files: Vec<PathBuf> = walkdir::WalkDir::new(dir)
-                .sort_by_file_name()
-                .into_iter()
-                .filter_map(Result::ok)
-                .filter(|e| e.file_type().is_file() && e.path().extension().is_some_and(|x| x.eq_ignore_ascii_case("sgf")))
-                .map(|e| e.into_path())
-                .collect();
-            let half = files.len().div_ceil(2).max(1);
-            let parts: Vec<Vec<Game>> = std::thread::scope(|s| {
-                let workers: Vec<_> = files
-                    .chunks(half)
-                    .map(|chunk| {
-                        s.spawn(move || {
-                            let mut out = Vec::new();
-                            for f in chunk {
-                                load_file(f, &mut out, false);
-                            }
-                            out
-                        })
-                    })
-                    .collect();
-                workers.into_iter().map(|w| w.join().expect("no panic")).collect()
-            });
-            Some(parts.into_iter().flatten().collect())
-        }
-
-        /// Black's score minus White's, by flood fill, with `dead` removed.
-        pub fn margin(g: &Game, dead: &[Pt]) -> f64 {
-            margin_seki(g, dead, &[])
-        }
-
-        /// As [`margin`], and under territory scoring the empty regions
-        /// touching a chain in seki (a stone of `seki`) count for nobody.
-        pub fn margin_seki(g: &Game, dead: &[Pt], seki: &[Pt]) -> f64 {
-            let b = &g.board;
-            let stride = b.width() + 2;
-            let n = stride * (b.height() + 2);
-            let mut cells = vec![BORDER; n];
-            for p in b.points() {
-                cells[p as usize] = cell_code(b.cell(p));
-            }
-            let (mut dead_b, mut dead_w) = (0i64, 0i64);
-            for &p in dead {
-                match cells[p as usize] {
-                    BLACK => dead_b += 1,
-                    WHITE => dead_w += 1,
-                    _ => {}
-                }
-                cells[p as usize] = EMPTY;
-            }
-            let (mut stones_b, mut stones_w) = (0i64, 0i64);
-            for p in b.points() {
-                match cells[p as usize] {
-                    BLACK => stones_b += 1,
-                    WHITE => stones_w += 1,
-                    _ => {}
-                }
-            }
-            let mut in_seki = vec![false; n];
-            for &p in seki {
-                if cells[p as usize] == BLACK || cells[p as usize] == WHITE {
-                    for q in b.chain(p) {
-                        in_seki[q as usize] = true;
-                    }
-                }
-            }
-            let (mut terr_b, mut terr_w) = (0i64, 0i64);
-            let mut seen = vec![false; n];
-            let mut stack = Vec::new();
-            for p in b.points() {
-                let p = p as usize;
-                if cells[p] != EMPTY || seen[p] {
-                    continue;
-                }
-                seen[p] = true;
-                stack.push(p);
-                let (mut size, mut colors) = (0i64, 0u8);
-                while let Some(q) = stack.pop() {
-                    size += 1;
-                    for m in [q - stride, q - 1, q + 1, q + stride] {
-                        match cells[m] {
-                            EMPTY if !seen[m] => {
-                                seen[m] = true;
-                                stack.push(m);
-                            }
-                            BLACK | WHITE => {
-                                colors |= cells[m];
-                                if in_seki[m] && g.scoring == Scoring::Territory {
-                                    colors |= BLACK | WHITE;
-                                }
-                            }
-                            _ => {}
-                        }
-                    }
-                }
-                match colors {
-                    BLACK => terr_b += size,
-                    WHITE => terr_w += size,
-                    _ => {}
-                }
-            }
-            match g.scoring {
-                Scoring::Territory => {
-                    let black = terr_b + b.prisoners(Color::Black) as i64 + dead_w;
-                    let white = terr_w + b.prisoners(Color::White) as i64 + dead_b;
-                    (black - white) as f64 - g.komi
-                }
-                Scoring::Area => {
-                    let bonus = match g.bonus {
-                        HandicapBonus::None => 0,
-                        HandicapBonus::PerStone => g.handicap,
-                        HandicapBonus::PerStoneLessOne => (g.handicap - 1).max(0),
-                    };
-                    let bonus = if g.handicap >= 2 { bonus } else { 0 };
-                    ((stones_b + terr_b) - (stones_w + terr_w + bonus)) as f64 - g.komi
-                }
-            }
-        }
-
-        pub fn run() {
-            let t = Instant::now();
-            let Some(mut games) = load() else { return };
-            // KIFU_EST_HALF=0 or 1: only the files at even or odd places of the sorted list.
-            if let Some(half) = std::env::var("KIFU_EST_HALF").ok().and_then(|v| v.parse::<usize>().ok()) {
-                let mut names: Vec<String> = games.iter().map(|g| g.name.clone()).collect();
-                names.sort();
-                names.dedup();
-                games.retain(|g| names.binary_search(&g.name).is_ok_and(|i| i % 2 == half));
-            }
-            eprintln!("loaded {} games in {:.1?}", games.len(), t.elapsed());
-            {
-                let mut ng = 0;
-                let t = Instant::now();
-                for g in games.iter().filter(|g| g.margin.is_some()) {
-                    let _ = Estimator::new(&g.board).run(&params());
-                    ng += 1;
-                }
-                let el = t.elapsed().as_secs_f64();
-                let st: Vec<u64> = STATS.iter().map(|a| a.load(std::sync::atomic::Ordering::Relaxed)).collect();
-                eprintln!(
-                    "counted games {ng}: {:.0} us per game (test build, with counters); moves per playout {:.1}, points examined per move {:.2}, playouts per game {:.1}",
-                    el / ng as f64 * 1e6,
-                    st[0] as f64 / st[2] as f64,
-                    st[1] as f64 / st[0] as f64,
-                    st[2] as f64 / ng as f64,
-                );
-            }
-            let verbose = std::env::var_os("KIFU_ESTIMATE_VERBOSE").is_some();
-            let params = params();
-            eprintln!("{params:?}");
-            let estimate = |b: &Board| Estimator::new(b).run(&params).estimate;
-            // Calibration: chains judged by playouts, by own share (tenths):
-            // [chains alive, chains dead, stones alive, stones dead] per markup.
-            let mut calib = [[0usize; 4]; 11];
-            // By size (1-2, 3-6, 7+ stones) for shares 0.3-0.8: [alive, dead].
-            let mut by_size = [[[0usize; 2]; 3]; 11];
-            let mut bogus = 0usize;
-            let mut bogus_names = Vec::new();
-            for g in &games {
-                let Some(truth) = &g.markup_dead else { continue };
-                let est = Estimator::new(&g.board);
-                let d = est.run(&params);
-                let kills_pass_alive =
-                    (0..est.chains.len()).any(|id| d.pass_alive[id] && est.chain_stones(id).iter().any(|&p| truth.binary_search(&(p as Pt)).is_ok()));
-                if kills_pass_alive {
-                    bogus += 1;
-                    bogus_names.push(g.name.clone());
-                    continue;
-                }
-                for id in 0..est.chains.len() {
-                    if d.pass_alive[id] || d.sure_dead[id] {
-                        continue;
-                    }
-                    let stones = est.chain_stones(id);
-                    let dead = truth.binary_search(&(stones[0] as Pt)).is_ok();
-                    let bin = ((d.shares[id] * 10.0) as usize).min(10);
-                    calib[bin][dead as usize] += 1;
-                    calib[bin][2 + dead as usize] += stones.len();
-                    let class = if stones.len() <= 2 {
-                        0
-                    } else if stones.len() <= 6 {
-                        1
-                    } else {
-                        2
-                    };
-                    by_size[bin][class][dead as usize] += 1;
-                }
-            }
-            eprintln!("markup games marking a pass-alive chain dead (left out of the calibration): {bogus}");
-            if verbose {
-                for name in &bogus_names {
-                    eprintln!("BOGUS {name}");
-                }
-            }
-            for (i, c) in calib.iter().enumerate() {
-                eprintln!(
-                    "  share {:.1}-{:.1}: chains alive {:5} dead {:5} ({:5.1}% dead); stones alive {:6} dead {:6}; by size 1-2 {:?} 3-6 {:?} 7+ {:?}",
-                    i as f64 / 10.0,
-                    (i + 1) as f64 / 10.0,
-                    c[0],
-                    c[1],
-                    100.0 * c[1] as f64 / (c[0] + c[1]).max(1) as f64,
-                    c[2],
-                    c[3],
-                    by_size[i][0],
-                    by_size[i][1],
-                    by_size[i][2]
-                );
-            }
-            // Markup games.
-            let (mut n, mut exact, mut tp, mut fp, mut fneg) = (0usize, 0usize, 0usize, 0usize, 0usize);
-            let (mut m_counted, mut m_re_markup, mut m_re_est, mut m_same, mut m_winner) = (0usize, 0usize, 0usize, 0usize, 0usize);
-            let mut m_winner_markup = 0usize;
-            let mut elapsed = Vec::new();
-            for g in &games {
-                let Some(truth) = &g.markup_dead else { continue };
-                n += 1;
-                let t = Instant::now();
-                let e = estimate(&g.board);
-                elapsed.push(t.elapsed().as_secs_f64());
-                let hits = e.dead.iter().filter(|p| truth.binary_search(p).is_ok()).count();
-                tp += hits;
-                fp += e.dead.len() - hits;
-                fneg += truth.len() - hits;
-                if e.dead == *truth {
-                    exact += 1;
-                } else if verbose {
-                    let show = |v: &[Pt]| {
-                        v.iter()
-                            .map(|&p| {
-                                let (x, y) = g.board.xy(p);
-                                format!("{}{}", (b'a' + x as u8) as char, (b'a' + y as u8) as char)
-                            })
-                            .collect::<Vec<_>>()
-                            .join(" ")
-                    };
-                    let extra: Vec<Pt> = e.dead.iter().copied().filter(|p| truth.binary_search(p).is_err()).collect();
-                    let missed: Vec<Pt> = truth.iter().copied().filter(|p| e.dead.binary_search(p).is_err()).collect();
-                    eprintln!("MISMATCH {}: extra [{}] missed [{}] unsure {}", g.name, show(&extra), show(&missed), e.unsure.len());
-                }
-                if let Some(re) = g.margin {
-                    m_counted += 1;
-                    let mk = margin(g, truth);
-                    let es = margin(g, &e.dead);
-                    m_re_markup += ((mk - re).abs() < 1e-6) as usize;
-                    m_re_est += ((es - re).abs() < 1e-6) as usize;
-                    m_same += ((mk - es).abs() < 1e-6) as usize;
-                    m_winner += ((es > 0.0) == (re > 0.0)) as usize;
-                    m_winner_markup += ((mk > 0.0) == (re > 0.0)) as usize;
-                    if verbose && (es > 0.0) != (re > 0.0) {
-                        eprintln!("MARKUP-WINNER {} RE {re} markup {mk} estimate {es}", g.name);
-                    }
-                }
-            }
-            let pct = |a: usize, b: usize| 100.0 * a as f64 / b.max(1) as f64;
-            eprintln!(
-                "markup games: {n}; exact dead set {exact} ({:.1}%); stones: precision {:.2}%, recall {:.2}% (tp {tp}, fp {fp}, fn {fneg})",
-                pct(exact, n),
-                pct(tp, tp + fp),
-                pct(tp, tp + fneg)
-            );
-            eprintln!(
-                "markup games with RE margin: {m_counted}; flood fill = RE with markup dead {m_re_markup} ({:.1}%), with estimate {m_re_est} ({:.1}%); same margin as markup {m_same} ({:.1}%); winner {m_winner} ({:.1}%; with markup dead {m_winner_markup})",
-                pct(m_re_markup, m_counted),
-                pct(m_re_est, m_counted),
-                pct(m_same, m_counted),
-                pct(m_winner, m_counted)
-            );
-            // Every counted game.
-            for (label, only_passes) in [("counted games", false), ("counted games ending with two passes", true)] {
-                let (mut c, mut win, mut exact_m) = (0usize, 0usize, 0usize);
-                let (mut ct, mut wint, mut et) = (0usize, 0usize, 0usize);
-                let mut wrong = Vec::new();
-                let (mut flipped, mut near) = (0usize, 0usize);
-                let (mut sure_games, mut sure_wrong) = (0usize, 0usize);
-                let (mut with_seki, mut seki_exact, mut seki_plain_exact, mut seki_winner, mut seki_plain_winner) = (0usize, 0usize, 0usize, 0usize, 0usize);
-                for g in &games {
-                    let Some(re) = g.margin else { continue };
-                    if only_passes && !g.passes {
-                        continue;
-                    }
-                    let t = Instant::now();
-                    let e = estimate(&g.board);
-                    if !only_passes && g.markup_dead.is_none() {
-                        elapsed.push(t.elapsed().as_secs_f64());
-                    }
-                    let m = margin(g, &e.dead);
-                    if !e.seki_points.is_empty() {
-                        with_seki += 1;
-                        let ms = margin_seki(g, &e.dead, &e.seki_points);
-                        seki_exact += ((ms - re).abs() < 1e-6) as usize;
-                        seki_plain_exact += ((m - re).abs() < 1e-6) as usize;
-                        seki_winner += ((ms > 0.0) == (re > 0.0)) as usize;
-                        seki_plain_winner += ((m > 0.0) == (re > 0.0)) as usize;
-                    }
-                    let w = (m > 0.0) == (re > 0.0);
-                    let x = (m - re).abs() < 1e-6;
-                    c += 1;
-                    win += w as usize;
-                    exact_m += x as usize;
-                    if g.scoring == Scoring::Territory {
-                        ct += 1;
-                        wint += w as usize;
-                        et += x as usize;
-                    }
-                    if e.unsure.is_empty() {
-                        sure_games += 1;
-                        sure_wrong += !w as usize;
-                    }
-                    if !w {
-                        if (m + re).abs() < 1e-6 && re.abs() > 3.0 {
-                            flipped += 1;
-                        } else if (m - re).abs() <= 3.0 {
-                            near += 1;
-                        }
-                        wrong.push(format!("{} RE {re} estimate {m} dead {} unsure {} passes {}", g.name, e.dead.len(), e.unsure.len(), g.passes));
-                    }
-                }
-                eprintln!("{label}: {c}; winner agrees {win} ({:.2}%); exact margin (flood fill) {exact_m} ({:.1}%)", pct(win, c), pct(exact_m, c));
-                eprintln!(
-                    "  winner disagrees in {}: margin exactly -RE (|RE| > 3: RE likely inverted) {flipped}, within 3 points of RE {near}, other {}",
-                    c - win,
-                    c - win - flipped - near
-                );
-                eprintln!(
-                    "  games with no unsure chain: {sure_games}, winner disagrees in {sure_wrong}; games with some: {}, winner disagrees in {}",
-                    c - sure_games,
-                    c - win - sure_wrong
-                );
-                eprintln!(
-                    "  games with seki found: {with_seki}; exact margin counting seki regions for nobody (territory scoring) {seki_exact}, without {seki_plain_exact}; winner {seki_winner}, without {seki_plain_winner}"
-                );
-                eprintln!(
-                    "  territory scoring: {ct}; winner {wint} ({:.2}%), exact {et} ({:.1}%); area scoring: {}; winner {} ({:.2}%), exact {} ({:.1}%)",
-                    pct(wint, ct),
-                    pct(et, ct),
-                    c - ct,
-                    win - wint,
-                    pct(win - wint, c - ct),
-                    exact_m - et,
-                    pct(exact_m - et, c - ct)
-                );
-                if std::env::var("KIFU_ESTIMATE_VERBOSE").is_ok_and(|v| v == "2") && only_passes {
-                    for w in &wrong {
-                        eprintln!("WRONG WINNER {w}");
-                    }
-                }
-            }
-            elapsed.sort_by(f64::total_cmp);
-            if !elapsed.is_empty() {
-                let total: f64 = elapsed.iter().sum();
-                eprintln!(
-                    "time per position: median {:.0} us, mean {:.0} us, max {:.0} us",
-                    elapsed[elapsed.len() / 2] * 1e6,
-                    total / elapsed.len() as f64 * 1e6,
-                    elapsed[elapsed.len() - 1] * 1e6
-                );
-            }
-        }
-    }
-
-    /// Prints the games whose path contains KIFU_ESTIMATE_SHOW: markup dead
-    /// (lower case), estimate dead (lower case), and each stone's own share
-    /// (0-9, + pass-alive, - sure dead).
-    #[test]
-    #[ignore = "debugging aid"]
-    fn kgs_show() {
-        let Ok(want) = std::env::var("KIFU_ESTIMATE_SHOW") else { return };
-        // KIFU_ESTIMATE_FILES: colon-separated files to show instead of the KGS corpus.
-        let games = if let Ok(files) = std::env::var("KIFU_ESTIMATE_FILES") {
-            let mut out = Vec::new();
-            for f in files.split(':') {
-                kgs::load_file(Path::new(f), &mut out, true);
-            }
-            out
-        } else {
-            let Some(games) = kgs::load() else { return };
-            games
-        };
-        for g in games.iter().filter(|g| g.name.contains(&want)) {
-            let b = &g.board;
-            let est = Estimator::new(b);
-            let d = est.run(&kgs::params());
-            let (e, playouts) = (&d.estimate, d.playouts);
-            let mut shares = vec![-1.0; est.cells.len()];
-            for id in 0..est.chains.len() {
-                let s = if d.pass_alive[id] {
-                    2.0
-                } else if d.sure_dead[id] {
-                    -2.0
-                } else {
-                    d.shares[id]
-                };
-                for &p in est.chain_stones(id) {
-                    shares[p] = s;
-                }
-            }
-            let truth = g.markup_dead.clone().unwrap_or_default();
-            eprintln!(
-                "{} margin {:?} playouts {playouts} markup-dead {} est-dead {} unsure {} seki {}",
-                g.name,
-                g.margin,
-                truth.len(),
-                e.dead.len(),
-                e.unsure.len(),
-                e.seki_points.len()
-            );
-            if let Some(re) = g.margin {
-                eprintln!("  flood fill: markup {} estimate {} RE {re}", kgs::margin(g, &truth), kgs::margin(g, &e.dead));
-            }
-            let letters = "abcdefghijklmnopqrstuvwxyz";
-            eprintln!("   {}   {}   {}", &letters[..b.width()], &letters[..b.width()], &letters[..b.width()]);
-            for y in 0..b.height() {
-                let mut line = format!("{} ", &letters[y..y + 1]);
-                for part in 0..3 {
-                    line.push(' ');
-                    for x in 0..b.width() {
-                        let p = b.point(x, y).unwrap();
-                        let c = b.cell(p);
-                        let ch = match (part, c) {
-                            (_, Cell::Empty) => {
-                                if e.seki_points.contains(&p) {
-                                    '!'
-                                } else {
-                                    '.'
-                                }
-                            }
-                            (0, _) => {
-                                let d = truth.contains(&p);
-                                match (c, d) {
-                                    (Cell::Black, false) => 'X',
-                                    (Cell::Black, true) => 'x',
-                                    (_, false) => 'O',
-                                    (_, true) => 'o',
-                                }
-                            }
-                            (1, _) => {
-                                let d = e.dead.contains(&p);
-                                match (c, d) {
-                                    (Cell::Black, false) => 'X',
-                                    (Cell::Black, true) => 'x',
-                                    (_, false) => 'O',
-                                    (_, true) => 'o',
-                                }
-                            }
-                            _ => {
-                                let s = shares[p as usize];
-                                if s > 1.5 {
-                                    '+'
-                                } else if s < -1.5 {
-                                    '-'
-                                } else {
-                                    char::from_digit(((s * 10.0) as u32).min(9), 10).unwrap()
-                                }
-                            }
-                        };
-                        line.push(ch);
-                    }
-                    line.push(' ');
-                }
-                eprintln!("{line}");
-            }
-        }
-    }
-
-    /// GNU Go's score.tst + score2.tst with the estimator's settings from
-    /// KIFU_EST_* (see `kgs::params`): the count is `score_game`'s, given
-    /// the estimated dead stones. tests/score_suites.rs holds the real test.
-    #[test]
-    #[ignore = "reads ../shared/corpus/suites; run with --release -- --ignored --nocapture"]
-    fn gnugo_scores_with_params() {
-        use crate::score::{DeadStones, ScoreOptions, score_game};
-        let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("../shared/corpus/suites/gnugo/regression");
-        let Ok(a) = std::fs::read_to_string(dir.join("score.tst")) else { return };
-        let b = std::fs::read_to_string(dir.join("score2.tst")).unwrap();
-        let params = kgs::params();
-        let verbose = std::env::var("KIFU_ESTIMATE_VERBOSE").is_ok();
-        let (mut n, mut agree) = (0, 0);
-        let mut file = String::new();
-        let mut pending: Option<String> = None;
-        for line in a.lines().chain(b.lines()) {
-            let line = line.trim();
-            if let Some(rest) = line.strip_prefix("loadsgf ") {
-                file = rest.split_whitespace().next().unwrap().to_string();
-            } else if let Some(ans) = line.strip_prefix("#?") {
-                let Some(id) = pending.take() else { continue };
-                let expected: String = ans.trim().trim_end_matches('*').trim_start_matches('[').trim_end_matches(']').chars().filter(|&c| c != '\\').collect();
-                let bytes = std::fs::read(dir.join(&file)).unwrap();
-                let parsed = crate::sgf::parse(&bytes, &Default::default());
-                let game = &parsed.collection.games[0];
-                let last = game.main_line().last().unwrap();
-                let pos = crate::replay::position_at(game, last.id(), &Default::default()).unwrap();
-                let t = std::time::Instant::now();
-                let d = Estimator::new(&pos.board).run(&params);
-                let us = t.elapsed().as_micros();
-                let dead: Vec<crate::sgf::props::Point> = d
-                    .estimate
-                    .dead
-                    .iter()
-                    .map(|&p| {
-                        let (x, y) = pos.board.xy(p);
-                        crate::sgf::props::Point { x: x as u8, y: y as u8 }
-                    })
-                    .collect();
-                let s = score_game(game, &ScoreOptions { dead_stones: DeadStones::Points(dead), ..Default::default() }).unwrap();
-                n += 1;
-                let ok = s.result == expected;
-                agree += ok as usize;
-                if !ok || verbose {
-                    eprintln!(
-                        "  {id} {file}: expected {expected}, got {} ({} unsure, {} playouts, {us} us){}",
-                        s.result,
-                        d.estimate.unsure.len(),
-                        d.playouts,
-                        if ok { "" } else { " MISS" }
-                    );
-                }
-            } else if !line.starts_with('#') && !line.is_empty() {
-                let mut parts = line.splitn(2, ' ');
-                let (id, cmd) = (parts.next().unwrap_or(""), parts.next().unwrap_or("").trim());
-                pending = (id.chars().all(|c| c.is_ascii_digit()) && cmd.starts_with("final_score")).then(|| id.to_string());
-            }
-        }
-        eprintln!("gnugo final_score: {agree} of {n}");
-    }
-
-    #[test]
-    #[ignore = "reads ../shared/corpus/kgs; run with --release -- --ignored --nocapture"]
-    fn kgs_markup_agreement() {
-        kgs::run();
     }
 }

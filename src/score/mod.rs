@@ -9,6 +9,7 @@
 
 pub mod estimate;
 mod map;
+pub mod reader;
 pub mod result;
 
 use std::collections::HashSet;
