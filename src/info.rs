@@ -8,7 +8,6 @@ use serde::Serialize;
 
 use crate::board::Color;
 use crate::rules::Rules;
-use crate::score;
 use crate::score::result::{GameResult, Komi, Outcome, read_result};
 use crate::sgf::date::first_date;
 use crate::sgf::props::{self, Summary};
