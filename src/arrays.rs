@@ -12,9 +12,10 @@
 
 use crate::board::{Board, Cell};
 use crate::diag::{Code, Diagnostic, Severity};
+use crate::provenance;
 use crate::replay::{LineReplay, RuleOverrides};
 use crate::rules::Rules;
-use crate::score::{self, result::read_result};
+use crate::score::result::read_result;
 use crate::sgf::props::{self, Move};
 use crate::sgf::{GameTree, PropId};
 
@@ -166,7 +167,7 @@ pub fn labels(game: &GameTree, overrides: &RuleOverrides) -> Labels {
     let root = game.root();
     let (rules, _) = overrides.resolve(root.get_value("RU"));
     let mut notes = Vec::new();
-    let komi = score::read_komi(root, &rules, &mut notes);
+    let komi = provenance::played_komi(root, &rules, &mut notes);
     let result = root.get_value("RE").and_then(|re| read_result(re).ok()).map(|r| r.in_points(&komi).canonical()).filter(|r| !r.is_empty());
     let komi_known = !notes.iter().any(|d| d.code == Code::MissingKomi);
     Labels { rules: rules.name, komi: komi_known.then_some(komi.points), handicap: props::handicap(root).ok().flatten(), result }

@@ -8,7 +8,6 @@ use serde::Serialize;
 
 use crate::board::Color;
 use crate::rules::Rules;
-use crate::score;
 use crate::score::result::{GameResult, Komi, Outcome, read_result};
 use crate::sgf::date::first_date;
 use crate::sgf::props::{self, Summary};
@@ -98,7 +97,7 @@ impl Reason {
 pub fn normalise(game: &GameTree, summary: &Summary) -> Normalised {
     let root = game.root();
     let rules = summary.rules.as_deref().and_then(Rules::from_ru);
-    let komi = root.has("KM").then(|| score::read_komi(root, &rules.unwrap_or(Rules::JAPANESE), &mut Vec::new()));
+    let komi = root.has("KM").then(|| crate::provenance::played_komi(root, &rules.unwrap_or(Rules::JAPANESE), &mut Vec::new()));
     let player = |name: &Option<String>, rank: &Option<String>| Player {
         rank: rank.as_deref().and_then(parse_rank),
         bot: name.as_deref().is_some_and(is_known_program),

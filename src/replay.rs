@@ -37,7 +37,10 @@ impl RuleOverrides {
             (Some(r), _) => (r, None),
             (None, Some(ru)) => match Rules::from_ru(ru) {
                 Some(r) => (r, None),
-                None => (Rules::JAPANESE, Some(format!("RU[{ru}] is not a ruleset kifu knows; replayed under Japanese rules"))),
+                None => match Rules::ru_problem(ru) {
+                    Some(problem) => (Rules::JAPANESE, Some(format!("RU[{ru}]: {problem}; replayed under Japanese rules"))),
+                    None => (Rules::JAPANESE, Some(format!("RU[{ru}] is not a ruleset kifu knows; replayed under Japanese rules"))),
+                },
             },
             (None, None) => (Rules::JAPANESE, Some("no RU[]: replayed under Japanese rules".to_string())),
         };

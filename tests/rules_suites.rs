@@ -400,6 +400,24 @@ fn cli_rule_flags_change_the_verdict() {
     assert_eq!((status, code_move(&rows)), (1, vec![("suicide".into(), "error".into(), 4)]));
 }
 
+/// KataGo's rule strings in RU[] set the rules: `sui1` allows a suicide of
+/// several stones, `sui0` forbids it; an unknown key is named.
+#[test]
+fn cli_katago_rule_strings() {
+    let rows_of = |file: &str| jsonl(&[&format!("fixtures/moves/{file}")]);
+    let code_move = |rows: &[Value]| -> Vec<(String, String, Option<u64>)> {
+        rows.iter().map(|r| (r["code"].as_str().unwrap().to_string(), r["severity"].as_str().unwrap().to_string(), r["move"].as_u64())).collect()
+    };
+    let (status, rows) = rows_of("katago-rules-sui1-multi-stone-suicide.sgf");
+    assert_eq!((status, code_move(&rows)), (0, vec![("suicide".into(), "info".into(), Some(7))]));
+    let (status, rows) = rows_of("katago-rules-sui0-multi-stone-suicide.sgf");
+    assert_eq!((status, code_move(&rows)), (1, vec![("suicide".into(), "error".into(), Some(7))]));
+    let (status, rows) = rows_of("katago-rules-unknown-key.sgf");
+    assert_eq!((status, code_move(&rows)), (0, vec![("unknown-rules".into(), "info".into(), None)]));
+    let message = rows[0]["message"].as_str().unwrap();
+    assert!(message.contains(r#"unknown KataGo rule at "fooBAR""#) && message.contains("replayed under Japanese rules"), "{message}");
+}
+
 // ---------------------------------------------------------------------------
 // 2a. Little Go: sgf/Illegal games and the passes files
 // (expectations from littlego/TESTING-excerpt-sgf-loading.txt)

@@ -118,12 +118,12 @@ struct InputArgs {
 }
 
 /// The rulesets `--rules` and `rules` in `kifu.toml` name.
-const RULESETS: &str = "japanese, korean, chinese, aga, new-zealand, tromp-taylor, ing";
+const RULESETS: &str = "japanese, korean, chinese, aga, new-zealand, tromp-taylor, ing, aga-button, stone-scoring, ancient-territory";
 
 /// Rule choices shared by `check` and `score`.
 #[derive(Args, Clone)]
 struct RuleArgs {
-    /// Ruleset for every game, whatever RU[] says: japanese, korean, chinese, aga, new-zealand, tromp-taylor, ing.
+    /// Ruleset for every game, whatever RU[] says: japanese, korean, chinese, aga, new-zealand, tromp-taylor, ing, aga-button, stone-scoring, ancient-territory.
     #[arg(long, value_name = "NAME")]
     rules: Option<String>,
     /// Override the ko rule of the ruleset.

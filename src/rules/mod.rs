@@ -6,6 +6,8 @@
 
 use serde::Serialize;
 
+pub mod katago;
+
 /// Which earlier positions a move may not recreate.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
 #[cfg_attr(feature = "cli", derive(clap::ValueEnum))]
@@ -144,6 +146,9 @@ pub struct Rules {
     /// The first player to pass takes a "button" worth half a point (AGA
     /// button variant; KataGo's `hasButton`).
     pub button: bool,
+    /// Passing before the dead stones are captured is fine (area scoring;
+    /// KataGo's `friendlyPassOk`). Informational: no count reads it.
+    pub friendly_pass_ok: bool,
 }
 
 const JAPANESE: Rules = Rules {
@@ -160,6 +165,7 @@ const JAPANESE: Rules = Rules {
     ties: Ties::Draw,
     komi: None,
     button: false,
+    friendly_pass_ok: false,
 };
 
 const CHINESE: Rules = Rules {
@@ -176,6 +182,7 @@ const CHINESE: Rules = Rules {
     ties: Ties::Draw,
     komi: None,
     button: false,
+    friendly_pass_ok: false,
 };
 
 /// Every preset, by its canonical name.
@@ -187,6 +194,10 @@ pub const PRESETS: &[Rules] = &[
     Rules { name: "new-zealand", ko: KoRule::Situational, suicide: Suicide::MultiStoneOnly, handicap_bonus: HandicapBonus::None, ..CHINESE },
     Rules { name: "tromp-taylor", suicide: Suicide::Allowed, handicap_bonus: HandicapBonus::None, dead_stones_removed: false, ..CHINESE },
     Rules { name: "ing", ko: KoRule::Situational, suicide: Suicide::Allowed, ..CHINESE },
+    // KataGo's other named rules.
+    Rules { name: "aga-button", ko: KoRule::Situational, handicap_bonus: HandicapBonus::PerStoneLessOne, button: true, ..CHINESE },
+    Rules { name: "stone-scoring", ko: KoRule::Simple, tax: Tax::All, handicap_bonus: HandicapBonus::None, ..CHINESE },
+    Rules { name: "ancient-territory", tax: Tax::All, ..JAPANESE },
 ];
 
 /// `RU[]` spellings (lower-cased, spaces, '-' and '_' removed) and presets.
@@ -215,6 +226,14 @@ const ALIASES: &[(&str, &str)] = &[
     ("ing", "ing"),
     ("goe", "ing"),
     ("ingrules", "ing"),
+    // KataGo's names (`Rules::parseRules`).
+    ("chineseogs", "chinese"),
+    ("chinesekgs", "chinese"),
+    ("french", "aga"),
+    ("agabutton", "aga-button"),
+    ("stonescoring", "stone-scoring"),
+    ("ancientarea", "stone-scoring"),
+    ("ancientterritory", "ancient-territory"),
 ];
 
 /// The key a name is matched on: lower-cased, without spaces, `-`, `_`
@@ -282,7 +301,13 @@ impl Rules {
     /// Reads an `RU[]` value leniently: exact aliases first, then the first
     /// alias that starts the value (`Japanese 1989`, `TT--`, `Chinese (with
     /// superko)`).
+    /// KataGo's rule strings (`koPOSITIONALscoreAREA...`, its JSON form)
+    /// are read by [`katago::parse`]; one kifu cannot read is `None` here,
+    /// and [`Rules::ru_problem`] says why.
     pub fn from_ru(ru: &str) -> Option<Rules> {
+        if let Some(katago) = katago::parse(ru) {
+            return katago.ok();
+        }
         let key = AliasKey::of(ru);
         if let Some(&(_, canonical)) = ALIASES.iter().find(|(alias, _)| key.is(alias)) {
             return PRESETS.iter().copied().find(|r| r.name == canonical);
@@ -292,6 +317,12 @@ impl Rules {
             .filter(|(alias, _)| alias.len() >= 2 && key.starts_with(alias))
             .max_by_key(|(alias, _)| alias.len())
             .and_then(|(_, c)| PRESETS.iter().copied().find(|r| r.name == *c))
+    }
+
+    /// Why `from_ru` cannot read `ru`, when it is a KataGo rule string with
+    /// an unknown key or value.
+    pub fn ru_problem(ru: &str) -> Option<String> {
+        katago::parse(ru).and_then(Result::err)
     }
 
     /// Whether a suicide of `stones` stones is legal.
@@ -327,7 +358,13 @@ mod tests {
         ] {
             assert_eq!(Rules::from_ru(ru).map(|r| r.name), Some(want), "{ru}");
         }
-        assert_eq!(Rules::from_ru("Stone Scoring"), None);
+        assert_eq!(Rules::from_ru("Stone Scoring").map(|r| r.name), Some("stone-scoring"));
+        assert_eq!(Rules::from_ru("Chinese-OGS").map(|r| r.name), Some("chinese"));
+        assert_eq!(Rules::from_ru("AGA-Button").map(|r| r.button), Some(true));
+        assert_eq!(Rules::from_ru("koSIMPLEscoreTERRITORYsui0").map(|r| (r.name, r.scoring)), Some(("katago", Scoring::Territory)));
+        assert_eq!(Rules::from_ru("koSIMPLEscoreAREAfoo1"), None);
+        assert_eq!(Rules::ru_problem("koSIMPLEscoreAREAfoo1").as_deref(), Some(r#"unknown KataGo rule at "foo1""#));
+        assert_eq!(Rules::ru_problem("Japanese"), None);
         assert_eq!(Rules::from_ru(""), None);
     }
 
@@ -348,9 +385,13 @@ mod tests {
     #[test]
     fn seki_tax_by_scoring() {
         for rules in PRESETS {
-            let want = if rules.scoring == Scoring::Territory { Tax::Seki } else { Tax::None };
+            let want = match (rules.scoring, rules.name) {
+                (_, "stone-scoring" | "ancient-territory") => Tax::All,
+                (Scoring::Territory, _) => Tax::Seki,
+                (Scoring::Area, _) => Tax::None,
+            };
             assert_eq!(rules.tax, want, "{}", rules.name);
-            assert!(rules.komi.is_none() && !rules.button && rules.ties == Ties::Draw, "{}", rules.name);
+            assert!(rules.komi.is_none() && rules.button == (rules.name == "aga-button") && rules.ties == Ties::Draw, "{}", rules.name);
         }
     }
 

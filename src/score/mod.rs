@@ -18,13 +18,14 @@ use serde::Serialize;
 
 use crate::board::{Board, Cell, Color, Pt};
 use crate::diag::{Code, Diagnostic};
+use crate::provenance;
 use crate::replay::{self, Position, RuleOverrides};
 pub use crate::rules::SekiEyes;
-use crate::rules::{HandicapBonus, Rules, Scoring, SekiEyeRule, Tax, Ties};
+use crate::rules::{HandicapBonus, Scoring, SekiEyeRule, Tax, Ties};
 use crate::sgf::props::{self, Point};
-use crate::sgf::{GameTree, Node, Property};
+use crate::sgf::{GameTree, Node};
 pub use map::{MapPoint, ScoreMap};
-use result::{GameResult, Komi, NoticeKind, komi_from_text, read_result};
+use result::{GameResult, Komi, NoticeKind, read_result};
 
 /// Where the dead stones come from (`--dead-stones`).
 #[derive(Debug, Clone, Default, PartialEq)]
@@ -161,11 +162,19 @@ pub fn score_game(game: &GameTree, options: &ScoreOptions) -> Result<GameScore, 
     let position = replay::position_at(game, end.id(), &options.rules).ok_or(ScoreError::NoBoard)?;
     let mut diagnostics = Vec::new();
     let scoring = position.rules.scoring;
-    let komi = komi(root, &position, &mut diagnostics);
+    let provenance = provenance::resolve(root, &position.rules);
+    let komi = match position.rules.komi {
+        Some(points) => Komi { points, stones: false, note: None },
+        None => {
+            diagnostics.extend(provenance.notes.iter().cloned());
+            provenance.komi.clone()
+        }
+    };
     let recorded = root.get("RE").and_then(|p| p.first()).map(str::to_string);
     let recorded_result = recorded.as_deref().and_then(|re| recorded_result(re, root, &komi, &mut diagnostics));
     let (dead, unsure, from) = dead_stones(&position, end, options, &mut diagnostics)?;
-    let (rules, kgs_default) = seki_eye_rule(root, options, &position);
+    let mut rules = position.rules;
+    let kgs_default = provenance.apply(&mut rules, options.rules.seki_eyes.is_some());
     let mut count = Count::new(&position.board, &dead);
     if from == "markup" {
         count.territory_from_markup(&position.board, end);
@@ -254,61 +263,6 @@ fn line_end<'a>(game: &'a GameTree, path: &[u32]) -> Result<Node<'a>, ScoreError
         let index = if count > 1 { choices.next().copied().unwrap_or(0) } else { 0 };
         node = node.children().nth(index as usize).ok_or(ScoreError::NoVariation { index, moves, children: count })?;
     }
-}
-
-fn komi(root: Node<'_>, position: &Position, diagnostics: &mut Vec<Diagnostic>) -> Komi {
-    if let Some(k) = position.rules.komi {
-        return Komi { points: k, stones: false, note: None };
-    }
-    read_komi(root, &position.rules, diagnostics)
-}
-
-/// The komi a game is scored with under `rules`, read from the root's
-/// `KM[]`: Fox's x100 and stones scaled, Fox's `KM[0]` of even games
-/// under territory scoring (its Japanese rules) read as the 6.5 played; 0 when absent or unreadable. What was
-/// odd is said in `diagnostics` (`missing-komi`, `komi-scaled`, `komi-assumed`).
-pub fn read_komi(root: Node<'_>, rules: &Rules, diagnostics: &mut Vec<Diagnostic>) -> Komi {
-    let area = rules.scoring == Scoring::Area;
-    let zero = Komi { points: 0.0, stones: false, note: None };
-    let Some(km) = root.get("KM") else {
-        diagnostics.push(Diagnostic::new(Code::MissingKomi, root.offset(), "no KM[]: scored with komi 0"));
-        return zero;
-    };
-    match komi_from_text(km.first().unwrap_or(""), area) {
-        Ok(komi) if komi.points == 0.0 && rules.scoring == Scoring::Territory && is_fox_even_game(root) => {
-            diagnostics.push(Diagnostic::new(
-                Code::KomiAssumed,
-                km.offset(),
-                "KM[0] in a Fox record of an even game: Fox plays these with 6.5 komi and writes 0; scored with 6.5 (--komi 0 to keep 0)",
-            ));
-            Komi { points: 6.5, stones: false, note: None }
-        }
-        Ok(komi) => {
-            if let Some(note) = &komi.note {
-                diagnostics.push(Diagnostic::new(Code::KomiScaled, km.offset(), note.clone()));
-            }
-            komi
-        }
-        Err(e) => {
-            diagnostics.push(Diagnostic::new(Code::MissingKomi, km.offset(), format!("{e}: scored with komi 0")));
-            zero
-        }
-    }
-}
-
-/// A Fox record (`AP[foxwq]`, or Fox's byo-yomi properties `TC` and `TT`
-/// with no `PC` naming another server) of a game without handicap. Fox
-/// writes `KM[0]` for its even Japanese games, played with 6.5 komi: in
-/// the corpus all 436 such counted games fit 6.5 and none fits 0.
-fn is_fox_even_game(root: Node<'_>) -> bool {
-    let names_fox = |p: &Property<'_>| p.values().any(|v| v.text().eq_ignore_ascii_case("foxwq"));
-    let fox_app = root.properties().filter(|p| p.id() == "AP").any(|p| names_fox(&p));
-    let fox_clock = root.has("TC") && root.has("TT") && root.get_value("PC").is_none_or(|pc| pc.to_ascii_lowercase().contains("fox"));
-    // Fox puts handicap stones (black setup alone) in the root or in the
-    // node after it.
-    let setup = std::iter::once(root).chain(root.children().next()).any(|n| n.has("AB") && !n.has("AW"));
-    let no_handicap = props::handicap(root).ok().flatten().unwrap_or(0) == 0 && !setup;
-    (fox_app || fox_clock) && no_handicap
 }
 
 /// The recorded result in points (Fox writes margins in stones when its
@@ -431,23 +385,6 @@ fn marked(board: &Board, node: Node<'_>, id: &str) -> Vec<Pt> {
         .flatten()
         .filter_map(|p| board.point(p.x as usize, p.y as usize))
         .collect()
-}
-
-/// The rules a count follows: the rules in force, with KGS's seki eye
-/// rule for a KGS record counted by territory unless `--seki-eyes` chose
-/// (KGS's results follow its own narrower rule). The flag tells that last
-/// case (kifu chose KGS's rule).
-fn seki_eye_rule(root: Node<'_>, options: &ScoreOptions, position: &Position) -> (Rules, bool) {
-    let mut rules = position.rules;
-    if options.rules.seki_eyes.is_some() || rules.tax == Tax::None {
-        return (rules, false);
-    }
-    let from_kgs =
-        root.get_value("PC").is_some_and(|pc| pc.contains("Kiseido") || pc.contains("KGS")) || root.get_value("AP").is_some_and(|ap| ap.starts_with("CGoban"));
-    if from_kgs {
-        rules.seki_eye_rule = SekiEyeRule::EveryChainInSeki;
-    }
-    (rules, from_kgs)
 }
 
 fn handicap_bonus(root: Node<'_>, options: &ScoreOptions, position: &Position) -> f64 {
