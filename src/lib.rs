@@ -1,7 +1,8 @@
 //! kifu: a fast, trustworthy toolkit for Go game records in SGF.
 //!
 //! Data flows one way: bytes → [`sgf`] (decode, parse, the lossless model)
-//! → [`replay`] (on a [`board`], under [`rules`]) → diagnostics
+//! → [`replay`] (on a [`board`], under [`rules`]) → [`analysis`] (chains,
+//! regions, pass-alive) → [`score`] → diagnostics
 //! ([`diag`]) → [`report`]. [`json`] converts the model to and from JSON;
 //! [`arrays`] turns a replayed line into arrays for training pipelines;
 //! [`check`] runs the whole pipeline on one file; `batch` runs it over
@@ -14,6 +15,7 @@
 //! the archive readers. A library user who wants neither sets
 //! `default-features = false`.
 
+pub mod analysis;
 pub mod arrays;
 #[cfg(feature = "batch")]
 pub mod batch;

@@ -459,6 +459,67 @@ fn seki_eyes_kgs_and_japanese() {
 // ---------------------------------------------------------------------------
 // The command line
 
+/// `kifu score --format json` on a fixture: the exit status and the one
+/// game's JSON.
+fn kifu_score(file: &str, args: &[&str]) -> (Option<i32>, Value) {
+    let out = kifu().args(["score", "--format", "json"]).args(args).arg(format!("fixtures/score/{file}")).output().unwrap();
+    let text = String::from_utf8(out.stdout).unwrap();
+    let doc = serde_json::from_str(text.lines().next().unwrap_or_else(|| panic!("no output: {}", String::from_utf8_lossy(&out.stderr)))).unwrap();
+    (out.status.code(), doc)
+}
+
+/// (Black's territory, White's territory, result) of a game's JSON.
+fn territories(doc: &Value) -> (u64, u64, String) {
+    (doc["black"]["territory"].as_u64().unwrap(), doc["white"]["territory"].as_u64().unwrap(), doc["result"].as_str().unwrap().to_string())
+}
+
+/// An open ko at the end is a connection its owner makes: one point less,
+/// not a seki that takes the whole group's territory (issue 16).
+#[test]
+fn living_group_with_open_ko() {
+    let (code, doc) = kifu_score("living-group-with-open-ko.sgf", &["--dead-stones", "none", "--rules", "japanese"]);
+    assert_eq!((code, territories(&doc)), (Some(0), (54, 3, "B+51".to_string())), "{doc}");
+    assert_eq!(doc["seki_points"], serde_json::json!([]));
+    // Area counting fills nothing: the ko point is White's.
+    let (_, doc) = kifu_score("living-group-with-open-ko.sgf", &["--dead-stones", "none", "--rules", "chinese"]);
+    assert_eq!(territories(&doc), (54, 4, "B+47".to_string()), "{doc}");
+}
+
+/// The button (`Rules::button`): half a point to the first player to
+/// pass, Black here; the group tax (`Tax::All`): two points a living group.
+#[test]
+fn button_and_group_tax() {
+    let bytes = fixture("living-group-with-open-ko.sgf");
+    let with = |rules: Rules| ScoreOptions { rules: RuleOverrides { rules: Some(rules), ..Default::default() }, dead_stones: DeadStones::None, ..defaults() };
+    let chinese = Rules::preset("chinese").unwrap();
+    let s = score(&bytes, &with(Rules { button: true, ..chinese }));
+    assert_eq!((s.black.total, s.white.total, s.result.as_str()), (64.5, 17.0, "B+47.5"));
+    // One group each: Black's territory 54 - 2, White's 4 - 2.
+    let s = score(&bytes, &with(Rules { tax: kifu::rules::Tax::All, ..chinese }));
+    assert_eq!((s.black.territory, s.white.territory, s.result.as_str()), (52, 2, "B+47"));
+}
+
+/// A group with two eyes beside a seki keeps its eyes; the seki dame are
+/// no one's.
+#[test]
+fn two_eyed_group_beside_a_seki() {
+    let (code, doc) = kifu_score("two-eyed-group-beside-a-seki.sgf", &["--dead-stones", "none"]);
+    assert_eq!((code, territories(&doc)), (Some(0), (36, 2, "B+34".to_string())), "{doc}");
+    assert_eq!(doc["seki_points"], serde_json::json!(["ai", "ei"]));
+    let (_, doc) = kifu_score("two-eyed-group-beside-a-seki.sgf", &["--dead-stones", "none", "--rules", "chinese"]);
+    assert_eq!((doc["black"]["total"].as_f64(), doc["white"]["total"].as_f64(), doc["result"].as_str()), (Some(52.0), Some(27.0), Some("B+25")));
+}
+
+/// A double-ko seki: neither ko can be connected, so it is a seki, and
+/// under Art. 8 every eye of both groups is no one's.
+#[test]
+fn double_ko_seki() {
+    let (code, doc) = kifu_score("double-ko-seki.sgf", &["--dead-stones", "none"]);
+    assert_eq!((code, territories(&doc)), (Some(0), (34, 0, "B+34".to_string())), "{doc}");
+    let (_, doc) = kifu_score("double-ko-seki.sgf", &["--dead-stones", "none", "--seki-eyes", "count"]);
+    assert_eq!(territories(&doc), (36, 2, "B+34".to_string()), "{doc}");
+}
+
 fn kifu() -> Command {
     let mut cmd = Command::cargo_bin("kifu").unwrap();
     cmd.current_dir(manifest());

@@ -7,6 +7,7 @@
 //! module knows the board, the rules and the SGF model; it knows nothing of
 //! output formats.
 
+mod count;
 pub mod estimate;
 mod map;
 pub mod reader;
@@ -16,14 +17,16 @@ use std::collections::HashSet;
 
 use serde::Serialize;
 
+use crate::analysis::Analysis;
 use crate::board::{Board, Cell, Color, Pt};
 use crate::diag::{Code, Diagnostic};
 use crate::provenance;
 use crate::replay::{self, Position, RuleOverrides};
 pub use crate::rules::SekiEyes;
-use crate::rules::{HandicapBonus, Scoring, SekiEyeRule, Tax, Ties};
+use crate::rules::{HandicapBonus, Scoring, Ties};
 use crate::sgf::props::{self, Point};
 use crate::sgf::{GameTree, Node};
+use count::{CountRules, Counted, Kind};
 pub use map::{MapPoint, ScoreMap};
 use result::{GameResult, Komi, NoticeKind, read_result};
 
@@ -175,18 +178,12 @@ pub fn score_game(game: &GameTree, options: &ScoreOptions) -> Result<GameScore, 
     let (dead, unsure, from) = dead_stones(&position, end, options, &mut diagnostics)?;
     let mut rules = position.rules;
     let kgs_default = provenance.apply(&mut rules, options.rules.seki_eyes.is_some());
-    let mut count = Count::new(&position.board, &dead);
-    if from == "markup" {
-        count.territory_from_markup(&position.board, end);
-    } else {
-        count.territory_by_flood_fill(rules.tax, rules.seki_eye_rule);
-        if scoring == Scoring::Territory {
-            count.discount_necessary_connections();
-        }
-    }
-    if kgs_default && count.seki_eyes_counted > 0 {
+    let board = &position.board;
+    let analysis = Analysis::without(board, &dead);
+    let counted = if from == "markup" { markup_count(&analysis, board, end, &dead) } else { count::count(&analysis, CountRules::of(&rules)) };
+    if kgs_default && counted.seki_eyes_counted > 0 {
         let at = root.get("PC").or(root.get("AP")).map_or(0, |p| p.offset());
-        let n = count.seki_eyes_counted;
+        let n = counted.seki_eyes_counted;
         let message = format!(
             "the record comes from KGS, whose Japanese scoring counts the eyes of groups in seki unless every chain around the eye touches a seki dame; kifu does the same, which counts {n} point{} that Art. 8 leaves to no one (--seki-eyes none for Art. 8)",
             if n == 1 { "" } else { "s" }
@@ -194,7 +191,13 @@ pub fn score_game(game: &GameTree, options: &ScoreOptions) -> Result<GameScore, 
         diagnostics.push(Diagnostic::new(Code::SekiEyesCounted, at, message));
     }
     let handicap_bonus = handicap_bonus(root, options, &position);
-    let (black, white) = count.sides(&position.board, scoring, komi.points, handicap_bonus);
+    let (mut black, mut white) = sides(&counted, &analysis, board, &dead, scoring, komi.points, handicap_bonus);
+    // The button: half a point to the first player to pass.
+    match first_passer(end, board).filter(|_| rules.button) {
+        Some(Color::Black) => black.total += 0.5,
+        Some(Color::White) => white.total += 0.5,
+        None => {}
+    }
     let margin = (black.total - white.total).abs();
     let winner = if black.total > white.total {
         Some("B")
@@ -208,7 +211,6 @@ pub fn score_game(game: &GameTree, options: &ScoreOptions) -> Result<GameScore, 
         None => "0".to_string(),
     };
     let agrees = recorded_result.as_ref().and_then(|r| agreement(r, winner, margin));
-    let board = &position.board;
     let points = |pts: &[Pt]| -> Vec<String> { pts.iter().map(|&p| letters(board, p)).collect() };
     Ok(GameScore {
         rules: position.rules.name,
@@ -216,7 +218,7 @@ pub fn score_game(game: &GameTree, options: &ScoreOptions) -> Result<GameScore, 
         komi: komi.points,
         handicap_bonus,
         dead_stones: points(&dead),
-        seki_points: points(&count.seki),
+        seki_points: points(&counted.seki.dame),
         unsure: points(&unsure),
         dead_stones_from: from,
         black,
@@ -227,8 +229,25 @@ pub fn score_game(game: &GameTree, options: &ScoreOptions) -> Result<GameScore, 
         recorded,
         agrees,
         finished: position.ended_by_passes,
-        map: count.map(board),
+        map: score_map(&counted, board),
         diagnostics,
+    })
+}
+
+/// The player who passed first on the line from the root to `end`: a
+/// `B[]`/`W[]` with no point, or `tt` on a board up to 19x19.
+fn first_passer(end: Node<'_>, board: &Board) -> Option<Color> {
+    let mut line: Vec<Node<'_>> = std::iter::successors(Some(end), |n| n.parent()).collect();
+    line.reverse();
+    let tt_is_pass = board.width() <= 19 && board.height() <= 19;
+    line.iter().flat_map(|n| n.properties()).find_map(|p| {
+        let color = match p.id() {
+            "B" => Color::Black,
+            "W" => Color::White,
+            _ => return None,
+        };
+        let value = p.first().unwrap_or("").trim();
+        (value.is_empty() || (tt_is_pass && value == "tt")).then_some(color)
     })
 }
 
@@ -418,531 +437,69 @@ fn agreement(recorded: &GameResult, winner: Option<&str>, margin: f64) -> Option
     }
 }
 
-/// What each point of the final board counts as.
-#[derive(Clone, Copy, PartialEq, Eq)]
-enum Owner {
-    /// Neutral: both colours (or neither) beside the region; can be filled.
-    Dame,
-    /// A seki dame: neither colour can fill it.
-    Seki,
-    /// An eye of stones in seki (Art. 8), or a point a necessary
-    /// connection fills: counts for nobody, but is no dame to fill.
-    SekiEye,
-    Territory(Color),
-}
-
-/// The board with dead stones lifted, and what each empty point counts as.
-struct Count {
-    /// The final board's cells with dead stones removed (indexed by Pt).
-    cells: Vec<Cell>,
-    /// Distance between rows in `cells` (the board's layout).
-    stride: Pt,
-    dead: Vec<Pt>,
-    owner: Vec<Owner>,
-    seki: Vec<Pt>,
-    /// Points counted as territory that Art. 8 would leave to no one (the
-    /// eyes of groups in seki that `SekiEyeRule::EveryChainInSeki` counts).
-    seki_eyes_counted: u32,
-}
-
-impl Count {
-    fn new(board: &Board, dead: &[Pt]) -> Count {
-        let n = board.points().last().map_or(0, |p| p as usize + 1);
-        let mut cells = vec![Cell::Border; n + board.width() + 3];
-        for p in board.points() {
-            cells[p as usize] = board.cell(p);
+/// The counted position from the record's territory markup: the marked
+/// points, and the points of dead stones left unmarked inside a marked
+/// territory. No rule pass runs: the markup is the players' agreement.
+fn markup_count(analysis: &Analysis, board: &Board, end: Node<'_>, dead: &[Pt]) -> Counted {
+    let mut kinds: Vec<Kind> = analysis.cells().iter().map(|c| c.color().map_or(Kind::Dame, Kind::Stone)).collect();
+    for (id, color) in [("TB", Color::Black), ("TW", Color::White)] {
+        for pt in marked(board, end, id) {
+            if analysis.cell(pt) == Cell::Empty {
+                kinds[pt as usize] = Kind::Territory(color);
+            }
         }
+    }
+    // Unmarked dead stones take the territory around them, spreading
+    // along their chains.
+    let mut changed = true;
+    while changed {
+        changed = false;
         for &p in dead {
-            cells[p as usize] = Cell::Empty;
+            let Some(color) = board.cell(p).color() else { continue };
+            let theirs = Kind::Territory(color.opponent());
+            if kinds[p as usize] == Kind::Dame && analysis.neighbors(p).iter().any(|&n| kinds[n as usize] == theirs) {
+                kinds[p as usize] = theirs;
+                changed = true;
+            }
         }
-        let first = board.point(0, 0).expect("a board has a point");
-        let stride = board.neighbors(first)[3] - first;
-        Count { owner: vec![Owner::Dame; cells.len()], cells, stride, dead: dead.to_vec(), seki: Vec::new(), seki_eyes_counted: 0 }
     }
+    Counted { kinds, seki: count::Seki::default(), seki_eyes_counted: 0, tax: [0, 0] }
+}
 
-    /// Each side's count under the rules' scoring.
-    fn sides(&self, board: &Board, scoring: Scoring, komi: f64, handicap_bonus: f64) -> (Side, Side) {
-        let side = |color: Color| {
-            let cell = Cell::of(color);
-            let territory = self.owner.iter().filter(|&&o| o == Owner::Territory(color)).count() as u32;
-            let stones = board.points().filter(|&p| self.cells[p as usize] == cell).count() as u32;
-            let dead = self.dead.iter().filter(|&&p| board.cell(p).color() == Some(color.opponent())).count() as u32;
-            let prisoners = board.prisoners(color);
-            let mut s = Side { territory, stones, prisoners, dead, total: 0.0 };
-            s.total = match scoring {
-                Scoring::Territory => (territory + prisoners + dead) as f64,
-                Scoring::Area => (stones + territory) as f64,
-            };
-            s
+/// Each side's count under the rules' scoring.
+fn sides(counted: &Counted, analysis: &Analysis, board: &Board, dead: &[Pt], scoring: Scoring, komi: f64, handicap_bonus: f64) -> (Side, Side) {
+    let side = |color: Color| {
+        let on_board = || board.points().map(|p| counted.kinds[p as usize]);
+        let territory = on_board().filter(|&k| k == Kind::Territory(color)).count() as u32 - counted.tax[color as usize];
+        let stones = board.points().filter(|&p| analysis.cell(p) == Cell::of(color)).count() as u32;
+        let dead = dead.iter().filter(|&&p| board.cell(p).color() == Some(color.opponent())).count() as u32;
+        let prisoners = board.prisoners(color);
+        let mut s = Side { territory, stones, prisoners, dead, total: 0.0 };
+        s.total = match scoring {
+            Scoring::Territory => (territory + prisoners + dead) as f64,
+            Scoring::Area => (stones + territory) as f64,
         };
-        let black = side(Color::Black);
-        let mut white = side(Color::White);
-        white.total += komi + if scoring == Scoring::Area { handicap_bonus } else { 0.0 };
-        (black, white)
-    }
-
-    /// What each point of the final board counts as (see [`MapPoint`]).
-    fn map(&self, board: &Board) -> ScoreMap {
-        ScoreMap::new(board.width() as u8, board.height() as u8, |x, y| {
-            let p = board.point(usize::from(x), usize::from(y)).expect("on board");
-            match (board.cell(p).color(), self.cells[p as usize], self.owner[p as usize]) {
-                (Some(color), Cell::Black | Cell::White, _) => MapPoint::Stone(color),
-                (Some(color), _, _) => MapPoint::Dead(color),
-                (None, _, Owner::Territory(color)) => MapPoint::Territory(color),
-                (None, _, Owner::Seki) => MapPoint::SekiDame,
-                (None, _, Owner::SekiEye) => MapPoint::NoOnes,
-                _ => MapPoint::Dame,
-            }
-        })
-    }
-
-    /// Territory as the markup says: the marked points, and the points of
-    /// dead stones left unmarked inside a marked territory.
-    fn territory_from_markup(&mut self, board: &Board, end: Node<'_>) {
-        for (id, color) in [("TB", Color::Black), ("TW", Color::White)] {
-            for pt in marked(board, end, id) {
-                if self.cells[pt as usize] == Cell::Empty {
-                    self.owner[pt as usize] = Owner::Territory(color);
-                }
-            }
-        }
-        // Unmarked dead stones take the territory around them, spreading
-        // along their chains.
-        let mut changed = true;
-        while changed {
-            changed = false;
-            for &p in &self.dead {
-                let Some(color) = board.cell(p).color() else { continue };
-                let theirs = Owner::Territory(color.opponent());
-                if self.owner[p as usize] == Owner::Dame && self.neighbors(p).iter().any(|&n| self.owner[n as usize] == theirs) {
-                    self.owner[p as usize] = theirs;
-                    changed = true;
-                }
-            }
-        }
-    }
-
-    /// Empty regions reached by one colour only are its territory, except
-    /// the eyes of stones in seki that the seki tax leaves to nobody.
-    fn territory_by_flood_fill(&mut self, tax: Tax, seki_eye_rule: SekiEyeRule) {
-        let seki_dame = self.seki_dame();
-        let mut seen = vec![false; self.cells.len()];
-        let mut stack = Vec::new();
-        let mut region = Vec::new();
-        for start in 0..self.cells.len() {
-            if self.cells[start] != Cell::Empty || seen[start] {
-                continue;
-            }
-            region.clear();
-            let (mut black, mut white) = (false, false);
-            // Whether some chain around is in seki, and whether all are at a seki dame.
-            let (mut touches_seki, mut all_at_dame) = (false, true);
-            stack.push(start as Pt);
-            seen[start] = true;
-            while let Some(p) = stack.pop() {
-                region.push(p);
-                for n in self.neighbors(p) {
-                    match self.cells[n as usize] {
-                        Cell::Empty if !seen[n as usize] => {
-                            seen[n as usize] = true;
-                            stack.push(n);
-                        }
-                        Cell::Black => {
-                            black = true;
-                            touches_seki |= seki_dame.chains_touch(n);
-                            all_at_dame &= seki_dame.at_dame.contains(&n);
-                        }
-                        Cell::White => {
-                            white = true;
-                            touches_seki |= seki_dame.chains_touch(n);
-                            all_at_dame &= seki_dame.at_dame.contains(&n);
-                        }
-                        _ => {}
-                    }
-                }
-            }
-            // `Tax::All`'s 2 points a living group are not taken here.
-            let nobodys = match (tax, seki_eye_rule) {
-                (Tax::None, _) => false,
-                (_, SekiEyeRule::AnyChainInSeki) => touches_seki,
-                (_, SekiEyeRule::EveryChainInSeki) => all_at_dame,
-            };
-            let owner = match (black, white) {
-                _ if region.iter().any(|p| seki_dame.points.contains(p)) => Owner::Seki,
-                (true, false) if !nobodys => Owner::Territory(Color::Black),
-                (false, true) if !nobodys => Owner::Territory(Color::White),
-                (true, true) | (false, false) => Owner::Dame,
-                _ => Owner::SekiEye,
-            };
-            if touches_seki && matches!(owner, Owner::Territory(_)) {
-                self.seki_eyes_counted += region.len() as u32;
-            }
-            for &p in &region {
-                self.owner[p as usize] = owner;
-            }
-        }
-        self.seki = seki_dame.points;
-        self.seki.sort_unstable();
-    }
-
-    /// Neutral points that neither colour can fill without putting its own
-    /// chain in atari (Art. 8), and the chains that touch them.
-    fn seki_dame(&self) -> SekiDame {
-        let board_chains = Chains::new(self);
-        let mut points = Vec::new();
-        for p in 0..self.cells.len() as Pt {
-            if self.cells[p as usize] != Cell::Empty {
-                continue;
-            }
-            let colors: Vec<Cell> = self.neighbors(p).into_iter().map(|n| self.cells[n as usize]).collect();
-            let both = colors.contains(&Cell::Black) && colors.contains(&Cell::White);
-            if both && self.self_atari(&board_chains, p, Cell::Black) && self.self_atari(&board_chains, p, Cell::White) {
-                points.push(p);
-            }
-        }
-        let mut chains = Vec::new();
-        for &p in &points {
-            for n in self.neighbors(p) {
-                if matches!(self.cells[n as usize], Cell::Black | Cell::White) && !chains.contains(&n) {
-                    chains.extend(board_chains.at(n).stones.iter().filter(|q| !chains.contains(q)).collect::<Vec<_>>());
-                }
-            }
-        }
-        let at_dame = chains.clone();
-        // A living chain left in atari inside a small eye lives only because
-        // taking it is a ko nobody can win (a seki by ko, as in a double-ko
-        // seki). In atari elsewhere it is just a stone left to capture.
-        let small_eye_points: Vec<Pt> = self.one_colour_regions(&board_chains, MAX_LINKING_EYE).into_iter().flat_map(|(region, _)| region).collect();
-        for p in 0..self.cells.len() as Pt {
-            if matches!(self.cells[p as usize], Cell::Black | Cell::White) && !chains.contains(&p) && board_chains.at(p).liberties.len() == 1 {
-                let chain = board_chains.at(p).stones.clone();
-                let in_small_eye = chain.iter().flat_map(|&s| self.neighbors(s)).any(|n| small_eye_points.contains(&n));
-                if in_small_eye {
-                    chains.extend(chain);
-                }
-            }
-        }
-        // Stones in seki are groups, not single chains: chains that share a
-        // small eye live or die together, so when one of them is in seki
-        // all are, and none of their eyes counts (seki_exotics/seki_score:
-        // a ring of chains joined by one-point eyes, one of them touching
-        // the seki dame). A chain beside a larger region of its own colour
-        // has its own life: the seki does not reach it (in KGS games, the
-        // territory of whole living groups was lost that way).
-        if !chains.is_empty() {
-            let mut own_life = vec![false; board_chains.all.len()];
-            for (region, around) in self.one_colour_regions(&board_chains, usize::MAX) {
-                if region.len() > MAX_LINKING_EYE {
-                    for s in around {
-                        own_life[board_chains.index[s as usize] as usize] = true;
-                    }
-                }
-            }
-            let has_own_life = |c: Pt| own_life[board_chains.index[c as usize] as usize];
-            loop {
-                let before = chains.len();
-                for owner_chains in self.small_eyes(&board_chains, MAX_LINKING_EYE) {
-                    if owner_chains.iter().any(|c| chains.contains(c)) {
-                        for c in owner_chains {
-                            if !chains.contains(&c) && !has_own_life(c) {
-                                chains.extend(&board_chains.at(c).stones);
-                            }
-                        }
-                    }
-                }
-                if chains.len() == before {
-                    break;
-                }
-            }
-        }
-        SekiDame { points, chains, at_dame }
-    }
-
-    /// For each empty region of at most `max` points that touches one
-    /// colour only: one stone of every chain around it.
-    fn small_eyes(&self, board_chains: &Chains, max: usize) -> Vec<Vec<Pt>> {
-        self.one_colour_regions(board_chains, max).into_iter().map(|(_, chains)| chains).collect()
-    }
-
-    /// Empty regions of at most `max` points that touch one colour only,
-    /// with one stone of every chain around each.
-    fn one_colour_regions(&self, board_chains: &Chains, max: usize) -> Vec<(Vec<Pt>, Vec<Pt>)> {
-        let mut seen = vec![false; self.cells.len()];
-        let mut out = Vec::new();
-        for start in 0..self.cells.len() {
-            if self.cells[start] != Cell::Empty || seen[start] {
-                continue;
-            }
-            let mut region = vec![start as Pt];
-            seen[start] = true;
-            let mut stones: Vec<Pt> = Vec::new();
-            let mut i = 0;
-            while i < region.len() {
-                for n in self.neighbors(region[i]) {
-                    match self.cells[n as usize] {
-                        Cell::Empty if !seen[n as usize] => {
-                            seen[n as usize] = true;
-                            region.push(n);
-                        }
-                        Cell::Black | Cell::White => stones.push(n),
-                        _ => {}
-                    }
-                }
-                i += 1;
-            }
-            let one_colour = stones.windows(2).all(|w| self.cells[w[0] as usize] == self.cells[w[1] as usize]);
-            if region.len() > max || stones.is_empty() || !one_colour {
-                continue;
-            }
-            let mut ids: Vec<u32> = stones.iter().map(|&s| board_chains.index[s as usize]).collect();
-            ids.sort_unstable();
-            ids.dedup();
-            out.push((region, ids.into_iter().map(|id| board_chains.all[id as usize].stones[0]).collect()));
-        }
-        out
-    }
-
-    /// Territory counting: points a player must fill once the dame are
-    /// filled (commentary to Art. 9) are not territory. A chain whose only
-    /// liberties are one point of its own territory and dame the opponent
-    /// can fill safely will be in atari there, and must connect, unless
-    /// filling one of those dame itself links it to more territory. Each
-    /// such connection may leave the next chain short, so this repeats.
-    /// KGS's territory markup leaves out the same points: 49 of the 60 it
-    /// leaves out in the marked Japanese games of the corpus, and 1 it
-    /// counts (the simpler one-dame rule found 30).
-    fn discount_necessary_connections(&mut self) {
-        let mut probe =
-            Count { cells: self.cells.clone(), stride: self.stride, dead: Vec::new(), owner: self.owner.clone(), seki: Vec::new(), seki_eyes_counted: 0 };
-        probe.fill_one_sided_dame();
-        loop {
-            let connections = probe.necessary_connections();
-            if connections.is_empty() {
-                break;
-            }
-            for p in connections {
-                let Owner::Territory(color) = probe.owner[p as usize] else { continue };
-                probe.cells[p as usize] = Cell::of(color);
-                self.owner[p as usize] = Owner::SekiEye;
-            }
-        }
-    }
-
-    /// Fills, in the probe's cells, each dame only one colour can fill
-    /// without self-atari, as the players would before counting.
-    fn fill_one_sided_dame(&mut self) {
-        let mut chains = Chains::new(self);
-        let mut changed = true;
-        while changed {
-            changed = false;
-            for d in 0..self.cells.len() as Pt {
-                if self.cells[d as usize] != Cell::Empty || self.owner[d as usize] != Owner::Dame {
-                    continue;
-                }
-                let mut safe = [Cell::Black, Cell::White]
-                    .into_iter()
-                    .filter(|&c| self.neighbors(d).iter().any(|&n| self.cells[n as usize] == c) && !self.self_atari(&chains, d, c));
-                if let (Some(color), None) = (safe.next(), safe.next()) {
-                    self.cells[d as usize] = color;
-                    chains.add_stone(self, d);
-                    changed = true;
-                }
-            }
-        }
-    }
-
-    /// Own-territory points where a chain must connect once the opponent
-    /// fills the dame around it (see `discount_necessary_connections`).
-    fn necessary_connections(&self) -> Vec<Pt> {
-        let chains = Chains::new(self);
-        let mut out = Vec::new();
-        for chain in &chains.all {
-            let Some(color) = self.cells[chain.stones[0] as usize].color() else { continue };
-            let libs = &chain.liberties;
-            let own: Vec<Pt> = libs.iter().copied().filter(|&n| self.owner[n as usize] == Owner::Territory(color)).collect();
-            let dame: Vec<Pt> = libs.iter().copied().filter(|&n| self.owner[n as usize] == Owner::Dame).collect();
-            if own.len() != 1 || own.len() + dame.len() != libs.len() {
-                continue;
-            }
-            let opponent_fills_all = dame.iter().all(|&d| !self.self_atari(&chains, d, Cell::of(color.opponent())));
-            let territory_if_filled = |d: Pt| {
-                let libs = chains.liberties_if_played(self, d, Cell::of(color));
-                libs.iter().filter(|&&n| matches!(self.owner[n as usize], Owner::Territory(_))).count()
-            };
-            let filling_links_out = dame.iter().any(|&d| territory_if_filled(d) >= 2);
-            // Connecting must give the chain a liberty the opponent cannot
-            // take; filling an eye only its own stones surround does not, so
-            // its owner fills a dame instead and keeps the eye.
-            let connection_saves = chains.liberties_if_played(self, own[0], Cell::of(color)).iter().any(|l| !dame.contains(l));
-            if opponent_fills_all && !filling_links_out && connection_saves {
-                out.push(own[0]);
-            }
-        }
-        out
-    }
-
-    /// Whether a stone of `color` at the empty point `p` would leave its
-    /// chain with at most one liberty (and capture nothing).
-    fn self_atari(&self, chains: &Chains, p: Pt, color: Cell) -> bool {
-        // Stops at the second liberty: the chains of open boards have
-        // hundreds.
-        let mut first = None;
-        let mut second_liberty = |l: Pt| l != p && *first.get_or_insert(l) != l;
-        for n in self.neighbors(p) {
-            let cell = self.cells[n as usize];
-            let found = if cell == Cell::Empty {
-                second_liberty(n)
-            } else if cell == color {
-                chains.at(n).liberties.iter().any(|&l| second_liberty(l))
-            } else {
-                cell.color().is_some() && chains.at(n).liberties.len() == 1
-            };
-            if found {
-                return false;
-            }
-        }
-        true
-    }
-
-    fn neighbors(&self, p: Pt) -> [Pt; 4] {
-        [p - self.stride, p - 1, p + 1, p + self.stride]
-    }
+        s
+    };
+    let black = side(Color::Black);
+    let mut white = side(Color::White);
+    white.total += komi + if scoring == Scoring::Area { handicap_bonus } else { 0.0 };
+    (black, white)
 }
 
-/// The largest eye through which chains share their fate in a seki.
-const MAX_LINKING_EYE: usize = 2;
-
-/// Seki dame and the stones of the chains in seki.
-struct SekiDame {
-    points: Vec<Pt>,
-    /// Stones of the groups in seki (chains joined by small eyes).
-    chains: Vec<Pt>,
-    /// Stones of the chains that touch a seki dame themselves.
-    at_dame: Vec<Pt>,
-}
-
-impl SekiDame {
-    fn chains_touch(&self, p: Pt) -> bool {
-        self.chains.contains(&p)
-    }
-}
-
-/// Every chain of a count's board, found in one pass: the questions the
-/// count asks (self-atari, liberties after a move) then need no flood fill
-/// each.
-struct Chains {
-    /// Per cell: the index in `all` of the chain there, or `NO_CHAIN`.
-    index: Vec<u32>,
-    all: Vec<ChainInfo>,
-    /// Per cell: 1 + the index of the last chain that listed it as a
-    /// liberty (a list without `contains`: open boards have chains of
-    /// hundreds of liberties).
-    listed: Vec<u32>,
-}
-
-struct ChainInfo {
-    stones: Vec<Pt>,
-    liberties: Vec<Pt>,
-}
-
-const NO_CHAIN: u32 = u32::MAX;
-
-impl Chains {
-    fn new(count: &Count) -> Chains {
-        let mut index = vec![NO_CHAIN; count.cells.len()];
-        let mut listed = vec![0; count.cells.len()];
-        let mut all = Vec::new();
-        for start in 0..count.cells.len() {
-            let color = count.cells[start];
-            if index[start] != NO_CHAIN || color.color().is_none() {
-                continue;
-            }
-            let id = all.len() as u32;
-            index[start] = id;
-            let (mut stones, mut liberties) = (vec![start as Pt], Vec::new());
-            let mut i = 0;
-            while i < stones.len() {
-                for n in count.neighbors(stones[i]) {
-                    let cell = count.cells[n as usize];
-                    if cell == color && index[n as usize] == NO_CHAIN {
-                        index[n as usize] = id;
-                        stones.push(n);
-                    } else if cell == Cell::Empty && listed[n as usize] != id + 1 {
-                        listed[n as usize] = id + 1;
-                        liberties.push(n);
-                    }
-                }
-                i += 1;
-            }
-            all.push(ChainInfo { stones, liberties });
+/// What each point of the final board counts as (see [`MapPoint`]).
+fn score_map(counted: &Counted, board: &Board) -> ScoreMap {
+    ScoreMap::new(board.width() as u8, board.height() as u8, |x, y| {
+        let p = board.point(usize::from(x), usize::from(y)).expect("on board");
+        match (board.cell(p).color(), counted.kinds[p as usize]) {
+            (Some(color), Kind::Stone(_)) => MapPoint::Stone(color),
+            (Some(color), _) => MapPoint::Dead(color),
+            (None, Kind::Territory(color)) => MapPoint::Territory(color),
+            (None, Kind::SekiDame) => MapPoint::SekiDame,
+            (None, Kind::SekiEye | Kind::ForcedConnection) => MapPoint::NoOnes,
+            _ => MapPoint::Dame,
         }
-        Chains { index, all, listed }
-    }
-
-    /// Updates the chains for the stone just put at `p` (no capture): it
-    /// joins the chains of its colour around it and takes a liberty from
-    /// the others. The joined chains are left empty in `all`.
-    fn add_stone(&mut self, count: &Count, p: Pt) {
-        let color = count.cells[p as usize];
-        let id = self.all.len() as u32;
-        let (mut stones, mut liberties) = (vec![p], Vec::new());
-        let mut list = |l: Pt, liberties: &mut Vec<Pt>| {
-            if l != p && self.listed[l as usize] != id + 1 {
-                self.listed[l as usize] = id + 1;
-                liberties.push(l);
-            }
-        };
-        for n in count.neighbors(p) {
-            let cell = count.cells[n as usize];
-            let old = self.index[n as usize];
-            if cell == Cell::Empty {
-                list(n, &mut liberties);
-            } else if cell == color {
-                if old == id {
-                    continue;
-                }
-                let joined = std::mem::replace(&mut self.all[old as usize], ChainInfo { stones: Vec::new(), liberties: Vec::new() });
-                for &s in &joined.stones {
-                    self.index[s as usize] = id;
-                }
-                stones.extend(joined.stones);
-                for l in joined.liberties {
-                    list(l, &mut liberties);
-                }
-            } else if cell.color().is_some() {
-                self.all[old as usize].liberties.retain(|&l| l != p);
-            }
-        }
-        self.index[p as usize] = id;
-        self.all.push(ChainInfo { stones, liberties });
-    }
-
-    /// The chain of the stone at `p`.
-    fn at(&self, p: Pt) -> &ChainInfo {
-        &self.all[self.index[p as usize] as usize]
-    }
-
-    /// The liberties the chain of a stone of `color` put at the empty point
-    /// `p` would have (captures aside).
-    fn liberties_if_played(&self, count: &Count, p: Pt, color: Cell) -> Vec<Pt> {
-        let mut liberties: Vec<Pt> = Vec::new();
-        for n in count.neighbors(p) {
-            let cell = count.cells[n as usize];
-            let around: &[Pt] = if cell == Cell::Empty {
-                std::slice::from_ref(&n)
-            } else if cell == color {
-                &self.at(n).liberties
-            } else {
-                &[]
-            };
-            for &l in around {
-                if l != p && !liberties.contains(&l) {
-                    liberties.push(l);
-                }
-            }
-        }
-        liberties
-    }
+    })
 }
 
 fn letters(board: &Board, p: Pt) -> String {

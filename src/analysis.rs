@@ -1,0 +1,508 @@
+//! One analysis of a position, computed once and shared: its chains with
+//! their liberties, its empty regions with the colours around them, and
+//! Benson's pass-alive chains and territory (as KataGo's
+//! `Board::calculateArea` finds them).
+//!
+//! The count, its seki and connection rules, and the estimator ask these
+//! questions of the final position; before this module each of them had
+//! its own flood fills. An [`Analysis`] is immutable: a rule that tries a
+//! stone (a dame filled, a connection made) analyses the changed cells with
+//! [`Analysis::from_cells`].
+//!
+//! Points are the board's [`Pt`] indices, so a caller can go between the
+//! board and the analysis freely.
+
+use crate::board::{Board, Cell, Color, Pt};
+
+/// Index of a chain in [`Analysis::chains`].
+pub type ChainId = u32;
+/// Index of an empty region in [`Analysis::regions`].
+pub type RegionId = u32;
+
+const NONE: u32 = u32::MAX;
+
+/// A maximal connected set of stones of one colour.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Chain {
+    pub color: Color,
+    /// Row by row from the first stone found.
+    pub stones: Vec<Pt>,
+    /// The distinct empty points next to the chain.
+    pub liberties: Vec<Pt>,
+    /// The empty regions the chain touches, each once.
+    pub regions: Vec<RegionId>,
+    /// Benson: no sequence of opponent moves can capture the chain, even if
+    /// its owner always passes.
+    pub pass_alive: bool,
+}
+
+/// A maximal connected set of empty points.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Region {
+    pub points: Vec<Pt>,
+    /// Whether a black, a white stone touches the region.
+    pub black: bool,
+    pub white: bool,
+    /// The chains that touch the region, each once.
+    pub chains: Vec<ChainId>,
+    /// Benson: the colour whose pass-alive territory this region is (the
+    /// other colour can never live in it).
+    pub pass_alive: Option<Color>,
+}
+
+impl Region {
+    /// The colour whose stones alone surround the region (an eye, or
+    /// territory), if there is one.
+    pub fn owner(&self) -> Option<Color> {
+        match (self.black, self.white) {
+            (true, false) => Some(Color::Black),
+            (false, true) => Some(Color::White),
+            _ => None,
+        }
+    }
+}
+
+/// The chains, regions and pass-alive status of one position.
+#[derive(Debug, Clone)]
+pub struct Analysis {
+    /// The position's cells, padded as the board's (indexed by [`Pt`]).
+    cells: Vec<Cell>,
+    stride: Pt,
+    chain_at: Vec<ChainId>,
+    region_at: Vec<RegionId>,
+    chains: Vec<Chain>,
+    regions: Vec<Region>,
+    /// Per point: the colour whose pass-alive stones or territory it is.
+    pass_alive_area: Vec<Option<Color>>,
+}
+
+impl Analysis {
+    /// The analysis of the board as it stands.
+    pub fn new(board: &Board) -> Analysis {
+        Analysis::without(board, &[])
+    }
+
+    /// The analysis of the board with the stones at `removed` lifted (the
+    /// dead stones, at the end of a game).
+    pub fn without(board: &Board, removed: &[Pt]) -> Analysis {
+        let last = board.points().last().map_or(0, |p| p as usize);
+        // One border row below the last point, plus its right border: every
+        // neighbour of a point of the board is an index of `cells`.
+        let mut cells = vec![Cell::Border; last + board.width() + 3];
+        for p in board.points() {
+            cells[p as usize] = board.cell(p);
+        }
+        for &p in removed {
+            cells[p as usize] = Cell::Empty;
+        }
+        let first = board.point(0, 0).expect("a board has a point");
+        Analysis::from_cells(cells, board.neighbors(first)[3] - first)
+    }
+
+    /// The analysis of padded cells laid out as the board's, rows `stride`
+    /// apart, with a border all around (as [`Analysis::cells`] gives them).
+    pub fn from_cells(cells: Vec<Cell>, stride: Pt) -> Analysis {
+        let n = cells.len();
+        let mut a = Analysis {
+            cells,
+            stride,
+            chain_at: vec![NONE; n],
+            region_at: vec![NONE; n],
+            chains: Vec::new(),
+            regions: Vec::new(),
+            pass_alive_area: vec![None; n],
+        };
+        a.find_chains();
+        a.find_regions();
+        for color in [Color::Black, Color::White] {
+            a.find_pass_alive(color);
+        }
+        a
+    }
+
+    /// The padded cells (border cells included), indexed by [`Pt`].
+    pub fn cells(&self) -> &[Cell] {
+        &self.cells
+    }
+
+    /// Distance between rows in [`Analysis::cells`].
+    pub fn stride(&self) -> Pt {
+        self.stride
+    }
+
+    pub fn cell(&self, p: Pt) -> Cell {
+        self.cells[p as usize]
+    }
+
+    /// The four orthogonal neighbours of a point of the board (some may be
+    /// border cells).
+    pub fn neighbors(&self, p: Pt) -> [Pt; 4] {
+        [p - self.stride, p - 1, p + 1, p + self.stride]
+    }
+
+    pub fn chains(&self) -> &[Chain] {
+        &self.chains
+    }
+
+    pub fn chain(&self, id: ChainId) -> &Chain {
+        &self.chains[id as usize]
+    }
+
+    /// The chain of the stone at `p`; `None` for an empty point.
+    pub fn chain_id(&self, p: Pt) -> Option<ChainId> {
+        let id = self.chain_at[p as usize];
+        (id != NONE).then_some(id)
+    }
+
+    /// The chain of the stone at `p`.
+    ///
+    /// Panics when `p` holds no stone.
+    pub fn chain_at(&self, p: Pt) -> &Chain {
+        self.chain(self.chain_id(p).expect("a stone"))
+    }
+
+    pub fn regions(&self) -> &[Region] {
+        &self.regions
+    }
+
+    pub fn region(&self, id: RegionId) -> &Region {
+        &self.regions[id as usize]
+    }
+
+    /// The empty region of the empty point `p`; `None` for a stone.
+    pub fn region_id(&self, p: Pt) -> Option<RegionId> {
+        let id = self.region_at[p as usize];
+        (id != NONE).then_some(id)
+    }
+
+    /// The colour whose pass-alive stones or pass-alive territory `p` is
+    /// (opponent stones inside that territory included: they are dead).
+    pub fn pass_alive_area(&self, p: Pt) -> Option<Color> {
+        self.pass_alive_area[p as usize]
+    }
+
+    /// Whether a stone of `color` at the empty point `p` would leave its
+    /// chain with at most one liberty and capture nothing.
+    pub fn self_atari(&self, p: Pt, color: Color) -> bool {
+        // Stops at the second liberty: the chains of open boards have
+        // hundreds.
+        let mut first = None;
+        let mut second_liberty = |l: Pt| l != p && *first.get_or_insert(l) != l;
+        for n in self.neighbors(p) {
+            let found = match self.cells[n as usize] {
+                Cell::Empty => second_liberty(n),
+                Cell::Border => false,
+                cell if cell == Cell::of(color) => self.chain_at(n).liberties.iter().any(|&l| second_liberty(l)),
+                _ => self.chain_at(n).liberties.len() == 1,
+            };
+            if found {
+                return false;
+            }
+        }
+        true
+    }
+
+    /// The liberties the chain of a stone of `color` put at the empty point
+    /// `p` would have, captures aside.
+    pub fn liberties_if_played(&self, p: Pt, color: Color) -> Vec<Pt> {
+        let mut liberties: Vec<Pt> = Vec::new();
+        for n in self.neighbors(p) {
+            let cell = self.cells[n as usize];
+            let around: &[Pt] = if cell == Cell::Empty {
+                std::slice::from_ref(&n)
+            } else if cell == Cell::of(color) {
+                &self.chain_at(n).liberties
+            } else {
+                &[]
+            };
+            for &l in around {
+                if l != p && !liberties.contains(&l) {
+                    liberties.push(l);
+                }
+            }
+        }
+        liberties
+    }
+
+    fn find_chains(&mut self) {
+        // Per cell: 1 + the index of the last chain that listed it as a
+        // liberty, so a liberty list needs no `contains` (open boards have
+        // chains of hundreds of liberties).
+        let mut listed = vec![0; self.cells.len()];
+        for start in 0..self.cells.len() {
+            let Some(color) = self.cells[start].color() else { continue };
+            if self.chain_at[start] != NONE {
+                continue;
+            }
+            let id = self.chains.len() as ChainId;
+            self.chain_at[start] = id;
+            let (mut stones, mut liberties) = (vec![start as Pt], Vec::new());
+            let mut i = 0;
+            while i < stones.len() {
+                for n in self.neighbors(stones[i]) {
+                    let cell = self.cells[n as usize];
+                    if cell == Cell::of(color) && self.chain_at[n as usize] == NONE {
+                        self.chain_at[n as usize] = id;
+                        stones.push(n);
+                    } else if cell == Cell::Empty && listed[n as usize] != id + 1 {
+                        listed[n as usize] = id + 1;
+                        liberties.push(n);
+                    }
+                }
+                i += 1;
+            }
+            self.chains.push(Chain { color, stones, liberties, regions: Vec::new(), pass_alive: false });
+        }
+    }
+
+    fn find_regions(&mut self) {
+        for start in 0..self.cells.len() {
+            if self.cells[start] != Cell::Empty || self.region_at[start] != NONE {
+                continue;
+            }
+            let id = self.regions.len() as RegionId;
+            self.region_at[start] = id;
+            let mut region = Region { points: vec![start as Pt], black: false, white: false, chains: Vec::new(), pass_alive: None };
+            let mut i = 0;
+            while i < region.points.len() {
+                for n in self.neighbors(region.points[i]) {
+                    match self.cells[n as usize] {
+                        Cell::Empty if self.region_at[n as usize] == NONE => {
+                            self.region_at[n as usize] = id;
+                            region.points.push(n);
+                        }
+                        Cell::Black | Cell::White => {
+                            let chain = self.chain_at[n as usize];
+                            let c = &mut self.chains[chain as usize];
+                            region.black |= c.color == Color::Black;
+                            region.white |= c.color == Color::White;
+                            if c.regions.last() != Some(&id) {
+                                c.regions.push(id);
+                                region.chains.push(chain);
+                            }
+                        }
+                        _ => {}
+                    }
+                }
+                i += 1;
+            }
+            self.regions.push(region);
+        }
+    }
+
+    /// Benson's algorithm for `color`. The regions here are the maximal
+    /// connected sets of points that are not `color`'s stones (empty points
+    /// and opponent stones). A region is vital to a chain when each of its
+    /// empty points is a liberty of the chain (suicide forbidden: the
+    /// opponent stones need not be). A chain with fewer than two vital
+    /// regions, among the regions that touch only chains not yet found
+    /// capturable, can be captured; repeat until no chain falls. The rest
+    /// are pass-alive, and so is each region around them only that has at
+    /// most one point away from their stones: the opponent cannot make two
+    /// eyes there.
+    fn find_pass_alive(&mut self, color: Color) {
+        let own = Cell::of(color);
+        let n = self.cells.len();
+        // Per point of a region: its index in `areas`.
+        let mut area_at = vec![NONE; n];
+        struct Area {
+            points: Vec<Pt>,
+            /// The chains of `color` next to every empty point.
+            vital_for: Vec<ChainId>,
+            borders: Vec<ChainId>,
+            /// Points with no stone of `color` beside them, up to 2.
+            inner: u8,
+        }
+        let mut areas: Vec<Area> = Vec::new();
+        for start in 0..n {
+            if self.cells[start] != Cell::Empty || area_at[start] != NONE {
+                continue;
+            }
+            let id = areas.len() as u32;
+            area_at[start] = id;
+            let mut area = Area { points: vec![start as Pt], vital_for: Vec::new(), borders: Vec::new(), inner: 0 };
+            let mut first_empty = true;
+            let mut i = 0;
+            while i < area.points.len() {
+                let p = area.points[i];
+                let mut beside: [ChainId; 4] = [NONE; 4];
+                for (k, q) in self.neighbors(p).into_iter().enumerate() {
+                    let cell = self.cells[q as usize];
+                    if cell == own {
+                        let c = self.chain_at[q as usize];
+                        beside[k] = c;
+                        if !area.borders.contains(&c) {
+                            area.borders.push(c);
+                        }
+                    } else if cell != Cell::Border && area_at[q as usize] == NONE {
+                        area_at[q as usize] = id;
+                        area.points.push(q);
+                    }
+                }
+                if beside.iter().all(|&c| c == NONE) && area.inner < 2 {
+                    area.inner += 1;
+                }
+                if self.cells[p as usize] == Cell::Empty {
+                    if first_empty {
+                        area.vital_for = beside.iter().copied().filter(|&c| c != NONE).collect();
+                        area.vital_for.sort_unstable();
+                        area.vital_for.dedup();
+                        first_empty = false;
+                    } else {
+                        area.vital_for.retain(|c| beside.contains(c));
+                    }
+                }
+                i += 1;
+            }
+            areas.push(area);
+        }
+        let mut captured = vec![false; self.chains.len()];
+        let mut unsafe_area = vec![false; areas.len()];
+        loop {
+            let mut vital = vec![0u32; self.chains.len()];
+            for (a, area) in areas.iter().enumerate() {
+                if !unsafe_area[a] {
+                    for &c in &area.vital_for {
+                        vital[c as usize] += 1;
+                    }
+                }
+            }
+            let mut fell = false;
+            for (c, chain) in self.chains.iter().enumerate() {
+                if chain.color != color || captured[c] || vital[c] >= 2 {
+                    continue;
+                }
+                captured[c] = true;
+                fell = true;
+                for &s in &chain.stones {
+                    for q in self.neighbors(s) {
+                        let a = area_at[q as usize];
+                        if a != NONE {
+                            unsafe_area[a as usize] = true;
+                        }
+                    }
+                }
+            }
+            if !fell {
+                break;
+            }
+        }
+        for (c, chain) in self.chains.iter_mut().enumerate() {
+            if chain.color == color && !captured[c] {
+                chain.pass_alive = true;
+                for &s in &chain.stones {
+                    self.pass_alive_area[s as usize] = Some(color);
+                }
+            }
+        }
+        for (a, area) in areas.iter().enumerate() {
+            if unsafe_area[a] || area.inner > 1 || area.borders.is_empty() {
+                continue;
+            }
+            for &p in &area.points {
+                self.pass_alive_area[p as usize] = Some(color);
+                if let Some(r) = self.region_id(p) {
+                    self.regions[r as usize].pass_alive = Some(color);
+                }
+            }
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn analysis(rows: &[&str]) -> (Board, Analysis) {
+        let board = Board::from_rows(rows).expect("a diagram");
+        let a = Analysis::new(&board);
+        (board, a)
+    }
+
+    fn at(board: &Board, x: usize, y: usize) -> Pt {
+        board.point(x, y).unwrap()
+    }
+
+    #[test]
+    fn chains_liberties_and_regions() {
+        let (b, a) = analysis(&[
+            "XX.O.", //
+            "X.XO.", "XXXO.",
+        ]);
+        let black = a.chain_at(at(&b, 0, 0));
+        assert_eq!((black.color, black.stones.len(), black.liberties.len()), (Color::Black, 7, 2));
+        assert_eq!(black.regions.len(), 2);
+        assert_eq!(a.chains().len(), 2);
+        let eye = a.region(a.region_id(at(&b, 1, 1)).unwrap());
+        assert_eq!((eye.owner(), eye.points.len(), eye.chains.len()), (Some(Color::Black), 1, 1));
+        let shared = a.region(a.region_id(at(&b, 2, 0)).unwrap());
+        assert_eq!((shared.owner(), shared.black, shared.white), (None, true, true));
+        let right = a.region(a.region_id(at(&b, 4, 0)).unwrap());
+        assert_eq!((right.owner(), right.points.len()), (Some(Color::White), 3));
+        assert_eq!((a.region_id(at(&b, 0, 0)), a.chain_id(at(&b, 2, 0))), (None, None));
+    }
+
+    #[test]
+    fn two_eyes_are_pass_alive_one_is_not() {
+        let (b, a) = analysis(&[
+            ".X.XO..", //
+            "XXXXO..", "OOOOO..", ".......",
+        ]);
+        assert!(a.chain_at(at(&b, 1, 0)).pass_alive, "two eyes, A4 and C4");
+        assert_eq!(a.pass_alive_area(at(&b, 0, 0)), Some(Color::Black));
+        assert_eq!(a.region(a.region_id(at(&b, 2, 0)).unwrap()).pass_alive, Some(Color::Black));
+        // White's open area is not pass-alive: Black could live there.
+        assert!(!a.chain_at(at(&b, 4, 0)).pass_alive);
+        assert_eq!(a.pass_alive_area(at(&b, 6, 3)), None);
+
+        let (b, a) = analysis(&[
+            ".XXXO..", //
+            "XXXXO..", "OOOOO..",
+        ]);
+        assert!(!a.chain_at(at(&b, 1, 0)).pass_alive, "one eye");
+        assert_eq!(a.pass_alive_area(at(&b, 0, 0)), None);
+    }
+
+    #[test]
+    fn an_area_too_small_for_two_eyes_is_pass_alive_territory() {
+        // Black lives with B8-B9... the two-point eyes E and G; the corner
+        // A9-C8 has two points away from Black's stones: White might live.
+        let (b, a) = analysis(&[
+            "...X.X.X", //
+            "O..X.X.X", "XXXXXXXX",
+        ]);
+        assert!(a.chain_at(at(&b, 3, 0)).pass_alive);
+        assert_eq!(a.pass_alive_area(at(&b, 4, 0)), Some(Color::Black));
+        assert_eq!(a.pass_alive_area(at(&b, 0, 1)), None);
+        // A corner of two points: the white stone in it is dead.
+        let (b, a) = analysis(&[
+            ".X.X", //
+            "OX.X", "XXXX",
+        ]);
+        assert_eq!(a.pass_alive_area(at(&b, 0, 1)), Some(Color::Black), "the white stone is dead");
+        assert_eq!(a.pass_alive_area(at(&b, 0, 0)), Some(Color::Black));
+        assert_eq!(a.pass_alive_area(at(&b, 1, 1)), Some(Color::Black));
+    }
+
+    #[test]
+    fn removed_stones_are_empty() {
+        let board = Board::from_rows(&["XO.", "XO.", "XO."]).unwrap();
+        let white: Vec<Pt> = (0..3).map(|y| board.point(1, y).unwrap()).collect();
+        let a = Analysis::without(&board, &white);
+        assert_eq!((a.chains().len(), a.regions().len()), (1, 1));
+        assert_eq!(a.region(0).owner(), Some(Color::Black));
+        assert!(!a.chain(0).pass_alive, "one region is one vital region at most");
+    }
+
+    #[test]
+    fn self_atari_and_liberties_if_played() {
+        let (b, a) = analysis(&[
+            ".XO..", //
+            "XXO..", "OOO..",
+        ]);
+        assert!(a.self_atari(at(&b, 0, 0), Color::Black), "Black fills its last liberty");
+        assert!(!a.self_atari(at(&b, 0, 0), Color::White), "White captures");
+        assert!(!a.self_atari(at(&b, 3, 0), Color::White));
+        assert_eq!(a.liberties_if_played(at(&b, 3, 0), Color::White).len(), 3);
+    }
+}
