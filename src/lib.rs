@@ -26,6 +26,7 @@ pub mod diag;
 pub mod formats;
 pub mod info;
 pub mod json;
+pub mod repair;
 pub mod replay;
 pub mod report;
 pub mod rules;
