@@ -2,6 +2,8 @@
 //! `YYYY`), several dates joined by commas with later ones shortened
 //! (`2017-08-09,10`, `2017-08-30,09-01`).
 
+use crate::sgf;
+
 /// Whether a `DT` value is in FF[4] form.
 pub fn is_ff4_date(value: &str) -> bool {
     let mut parts = value.split(',');
@@ -12,24 +14,19 @@ pub fn is_ff4_date(value: &str) -> bool {
     full(first) && parts.all(|p| full(p) || (all_digits(p) && matches!(digits(p)[..], [2] | [2, 2])))
 }
 
-/// A date in another common form (`2017.08.09 02:47`, `2017/08/09`,
-/// `2017-8-9`, `2017-08-09T02:47:00+08:00`, year first) as ISO, with
-/// what followed it (the time), trimmed; `None` when the value does not
-/// start with such a date (`August 9, 2017`, `09.08.2017`: day and
-/// month order unsure, left as written).
+/// A `DT` value not in FF[4] form as ISO (read by
+/// [`sgf::date::first_date`]), with what the ISO form cannot hold: what
+/// followed the date (a time, a second day), or the whole value when it
+/// names the month in words (`Sun Mar 12 10:00:00 GMT+09:00 2011`);
+/// `None` when no date can be read without guessing.
 pub fn iso_date(value: &str) -> Option<(String, String)> {
-    let value = value.trim();
-    let end = value.find(|c: char| !(c.is_ascii_digit() || matches!(c, '.' | '/' | '-'))).unwrap_or(value.len());
-    let (date, rest) = value.split_at(end);
-    let fields: Vec<&str> = date.split(['.', '/', '-']).collect();
-    let [year, month, day] = fields[..] else { return None };
-    let number = |s: &str, max: u32| s.parse::<u32>().ok().filter(|n| (1..=max).contains(n) && s.len() <= 2);
-    let (Some(month), Some(day)) = (number(month, 12), number(day, 31)) else { return None };
-    if year.len() != 4 || !year.bytes().all(|b| b.is_ascii_digit()) {
-        return None;
-    }
-    let rest = rest.trim_start_matches('T').trim();
-    Some((format!("{year}-{month:02}-{day:02}"), rest.to_string()))
+    let (date, rest) = sgf::date::first_date(value)?;
+    let kept = match rest {
+        Some(rest) => rest,
+        None if value.chars().any(char::is_alphabetic) => value.trim(),
+        None => "",
+    };
+    Some((date.iso(), kept.to_string()))
 }
 
 #[cfg(test)]
@@ -53,8 +50,8 @@ mod tests {
         assert_eq!(iso("2017.08.09").as_deref(), Some("2017-08-09|"));
         assert_eq!(iso("2017-8-9").as_deref(), Some("2017-08-09|"));
         assert_eq!(iso("2004/11/06 04:52:10 UT").as_deref(), Some("2004-11-06|04:52:10 UT"));
-        assert_eq!(iso("2020-03-04T10:11:12.5+08:00").as_deref(), Some("2020-03-04|10:11:12.5+08:00"));
-        for unsure in ["09.08.2017", "August 9, 2017", "2017-13-01", "2017", "a sunny afternoon", "17.08.09"] {
+        assert_eq!(iso("Sun Mar 12 10:00:00 GMT+09:00 2011").as_deref(), Some("2011-03-12|Sun Mar 12 10:00:00 GMT+09:00 2011"));
+        for unsure in ["04/05/2002", "a sunny afternoon"] {
             assert_eq!(iso(unsure), None, "{unsure}");
         }
     }

@@ -78,6 +78,7 @@ pub fn repair_of(code: Code) -> Option<&'static str> {
             "The copy is the tree as it was read, written in canonical form."
         }
         Code::EmptyVariation | Code::UnexpectedChar => "The copy is the tree as it was read, without it.",
+        Code::EmptyNode => "The node is dropped (its children take its place), unless it is an empty leaf beside other variations, a line of its own.",
         Code::OldIdentifier => "The identifier is written in its FF[4] form (`AddBlack` -> `AB`), and the root says `FF[4]`.",
         Code::DuplicateProperty => {
             "The values of a property repeated in a node are merged, in order, into its first occurrence (a list keeps each point once). Two moves in one node are left: which came first is not known."
@@ -111,8 +112,8 @@ pub fn repair_file(bytes: &[u8], name: &str, options: &ParseOptions) -> Repaired
     if parsed.encoding != encoding_rs::UTF_8 {
         changes.push(format!("converted from {} to UTF-8", parsed.encoding.name()));
     }
-    // Old identifiers are listed as fixes, which say more.
-    for d in parsed.diagnostics.iter().filter(|d| d.code != Code::OldIdentifier) {
+    // Old identifiers and empty nodes are listed as fixes, which say more.
+    for d in parsed.diagnostics.iter().filter(|d| !matches!(d.code, Code::OldIdentifier | Code::EmptyNode)) {
         changes.push(format!("{} at {}:{} ({})", d.code, d.line, d.column, d.message));
     }
     let mut fixes = Vec::new();
@@ -157,6 +158,7 @@ pub fn repair_game(game: &GameTree, index: usize, source: &SourceMap, fixes: &mu
         r.komi_and_result(game);
         r.handicap(game);
     }
+    r.empty_nodes();
     r.root_format();
     r.draft.build(game.offset())
 }
@@ -550,6 +552,29 @@ impl Repairer<'_> {
         let after = self.draft.children(node);
         let white_next = after.first().is_some_and(|&n| nodes[n].props.iter().any(|p| p.id == "W"));
         white_next.then_some(line)
+    }
+
+    /// Drops the nodes with no property, where that changes no line of
+    /// play: a node with at most one child, or its parent's only child
+    /// (an empty leaf beside other variations is a line of its own).
+    fn empty_nodes(&mut self) {
+        let mut children = vec![0usize; self.draft.nodes.len()];
+        for p in self.draft.nodes.iter().filter_map(|n| n.parent) {
+            children[p] += 1;
+        }
+        // Whether a node is its parent's only child once the nodes before
+        // it are dropped: a dropped node's one child takes its place.
+        let mut only_child = vec![false; self.draft.nodes.len()];
+        for n in 1..self.draft.nodes.len() {
+            let node = &self.draft.nodes[n];
+            only_child[n] = node.parent.is_some_and(|p| if self.draft.nodes[p].removed { only_child[p] } else { children[p] == 1 });
+            if node.removed || !node.props.is_empty() || (children[n] == 0 && !only_child[n]) {
+                continue;
+            }
+            let offset = node.offset;
+            self.draft.nodes[n].removed = true;
+            self.fix(Code::EmptyNode.name(), offset, ";".into(), String::new(), None);
+        }
     }
 
     /// The index of property `id` in a node of the draft.

@@ -116,3 +116,11 @@ fn handicap_stones_set_up() {
         assert!(!fixed(kept).text.contains("AB"), "{kept}");
     }
 }
+
+#[test]
+fn empty_nodes_go_where_no_line_changes() {
+    assert_eq!(body("(;FF[4]CA[UTF-8];B[aa];;W[bb];)"), "(;;B[aa];W[bb])");
+    // An empty leaf beside another variation is a line of its own.
+    assert_eq!(body("(;FF[4]CA[UTF-8];B[aa](;)(;W[bb]))"), "(;;B[aa]\n(;)\n(;W[bb]))");
+    assert_eq!(body("(;FF[4]CA[UTF-8];B[aa](;;)(;W[bb]))"), "(;;B[aa]\n(;)\n(;W[bb]))");
+}
