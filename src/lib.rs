@@ -29,6 +29,7 @@ pub mod formats;
 pub mod info;
 pub mod json;
 pub mod provenance;
+pub mod repair;
 pub mod replay;
 pub mod report;
 pub mod rules;

@@ -226,6 +226,17 @@ pub fn position_at(game: &GameTree, target: NodeId, overrides: &RuleOverrides) -
     Some(Position { board: r.state.board, rules, to_move, moves: r.state.move_number, ended_by_passes: r.state.passes >= 2 })
 }
 
+/// The standard handicap placement the replay sets up for a game whose
+/// `HA[n]` sets up no stone while the record shows them there (Fox):
+/// White moves first and no early move lands on one of those points.
+/// Empty for every other game.
+pub fn handicap_to_place(game: &GameTree) -> Vec<Point> {
+    match props::board_size(game.root()) {
+        Ok(size) => check_handicap(game, size, &mut Vec::new()),
+        Err(_) => Vec::new(),
+    }
+}
+
 /// Checks HA[] against the handicap stones set up: in the root, or (as
 /// Fox writes them) in the node after it. When HA asks for stones and none
 /// are set up (Fox again), returns the standard placement to replay with.

@@ -34,6 +34,7 @@ use crate::check::{CheckOptions, FileCheck, check_record};
 use crate::dedup::DuplicateIndex;
 use crate::diag::{Code, Diagnostic, Policy, Severity};
 use crate::json::{self, JsonOptions};
+use crate::repair;
 use crate::replay::RuleOverrides;
 use crate::report::{self, Format, Reporter, Shown};
 use crate::rules::{KoRule, Rules, SekiEyes, Suicide, Ties};
@@ -314,12 +315,15 @@ struct CheckArgs {
     /// Ignore any kifu.toml.
     #[arg(long)]
     no_config: bool,
-    /// Write a repaired copy of each file (recovered syntax, UTF-8, canonical form) under -o.
-    #[arg(long, requires = "output")]
+    /// Write a repaired copy of each file (recovered syntax, repaired values, UTF-8, canonical FF[4]) under -o.
+    #[arg(long)]
     fix: bool,
     /// With --fix: the output file (one input file) or folder (never an input).
     #[arg(long, short, value_name = "OUT", requires = "fix")]
     output: Option<PathBuf>,
+    /// With --fix: list the repairs, write nothing.
+    #[arg(long, requires = "fix")]
+    dry_run: bool,
 }
 
 impl CheckArgs {
@@ -607,10 +611,18 @@ impl CheckArgs {
         let timeout = self.timeout()?;
         let options = CheckOptions { parse: inputs.parse, rules, score, fingerprints, timeout };
         let jobs = self.jobs.unwrap_or_else(|| std::thread::available_parallelism().map_or(1, |n| n.get()));
-        let fix = match self.output.clone().filter(|_| self.fix).map(|out| FixTarget::new(out, &inputs.paths)).transpose() {
-            Ok(fix) => fix,
-            Err(e) => {
-                say!("--fix {e}");
+        let fix = match (self.fix, self.output.clone()) {
+            (false, _) => None,
+            (true, Some(out)) => match FixTarget::new(out, &inputs.paths, self.dry_run) {
+                Ok(fix) => Some(fix),
+                Err(e) => {
+                    say!("--fix {e}");
+                    return Err(Status::Usage);
+                }
+            },
+            (true, None) if self.dry_run => Some(FixTarget::listing_only()),
+            (true, None) => {
+                say!("--fix needs -o OUT, where the repaired copies go (or --dry-run, to list the repairs only)");
                 return Err(Status::Usage);
             }
         };
@@ -658,8 +670,16 @@ impl CheckArgs {
     }
 }
 
-/// Where `--fix` wrote a file and what it changed, or why it could not.
-type FixResult = Result<(PathBuf, Vec<String>), String>;
+/// Where `--fix` wrote a file (or, with `--dry-run`, would have) and what
+/// it changed, or why it could not.
+type FixResult = Result<Fixed, String>;
+
+struct Fixed {
+    target: PathBuf,
+    written: bool,
+    changes: Vec<String>,
+    fixes: Vec<repair::Fix>,
+}
 
 /// Where `--fix` is to write an item's copy, or why it is not to: decided
 /// in input order, before the item is checked.
@@ -686,7 +706,7 @@ fn check(args: CheckArgs, style: report::Style) -> io::Result<Status> {
         Err(status) => return Ok(status),
     };
     let started = Instant::now();
-    let shown = Shown { quiet: args.quiet, summary_only: args.summary_only, style };
+    let shown = Shown { quiet: args.quiet, summary_only: args.summary_only, style, fixes: run.fix.is_some() };
     let mut reporter = Reporter::new(run.format, shown, io::BufWriter::new(io::stdout().lock()));
     let mut progress = Progress::start(args.quiet);
     let mut duplicates = DuplicateIndex::default();
@@ -701,7 +721,11 @@ fn check(args: CheckArgs, style: report::Style) -> io::Result<Status> {
         let empty_folders = &mut empty_folders;
         let produce = |f: &mut dyn FnMut((Item, Option<FixPlan>)) -> ControlFlow<()>| {
             *empty_folders = run.inputs.walk.for_each(&run.inputs.paths, &mut |item| {
-                let plan = run.fix.as_ref().map(|fix| claimed.claim(fix.path_for(&item.relative), item.content.path()));
+                let plan = run.fix.as_ref().map(|fix| match fix.folder().or(fix.file()) {
+                    Some(_) => claimed.claim(fix.path_for(&item.relative), item.content.path()),
+                    // Nothing is written: no output can clash.
+                    None => Ok(fix.path_for(&item.relative)),
+                });
                 f((item, plan))
             });
         };
@@ -709,6 +733,9 @@ fn check(args: CheckArgs, style: report::Style) -> io::Result<Status> {
             let (name, mut check) = match outcome {
                 Outcome::Checked { name, check, fixed } => {
                     if let Some(fixed) = fixed {
+                        if let Ok(done) = &fixed {
+                            reporter.fixes(&name, &done.fixes);
+                        }
                         report_fix(&name, fixed, args.quiet);
                     }
                     if let Some(why) = no_game(&check.diagnostics) {
@@ -768,7 +795,8 @@ fn check_item(item: Item, plan: Option<FixPlan>, run: &CheckRun) -> Outcome {
             // do not hold it until printing otherwise.
             check.source = SourceMap::new("");
         }
-        let fixed = plan.map(|plan| plan.and_then(|target| write_fixed(&bytes, &name, &target, &run.options.parse)));
+        let write = run.fix.as_ref().is_some_and(FixTarget::writes);
+        let fixed = plan.map(|plan| plan.and_then(|target| write_fixed(&bytes, &name, &target, &run.options.parse, write)));
         (check, fixed)
     }));
     match checked {
@@ -777,25 +805,41 @@ fn check_item(item: Item, plan: Option<FixPlan>, run: &CheckRun) -> Outcome {
     }
 }
 
-/// Writes the repaired copy of a file that holds a game; a file that holds
-/// none gets no copy.
-fn write_fixed(bytes: &[u8], name: &str, target: &Path, parse: &ParseOptions) -> FixResult {
-    let repaired = fix::repair(bytes, name, parse);
+/// Writes the repaired copy of a file that holds a game (unless `write`
+/// is false: `--dry-run`); a file that holds none gets no copy.
+fn write_fixed(bytes: &[u8], name: &str, target: &Path, parse: &ParseOptions, write: bool) -> FixResult {
+    let repaired = repair::repair_file(bytes, name, parse);
     if let Some(why) = repaired.no_game {
         return Err(format!("no copy written: the file holds no game ({why})"));
     }
-    match output::replace(target, repaired.text.as_bytes()) {
-        Ok(()) => Ok((target.to_path_buf(), repaired.changes)),
-        Err(e) => Err(format!("cannot write {}: {e}", target.display())),
+    if write {
+        output::replace(target, repaired.text.as_bytes()).map_err(|e| format!("cannot write {}: {e}", target.display()))?;
     }
+    Ok(Fixed { target: target.to_path_buf(), written: write, changes: repaired.changes, fixes: repaired.fixes })
 }
 
-/// Lists what `--fix` changed, on stderr (standard output is the report).
+/// Lists what `--fix` changed, on stderr (standard output is the report):
+/// a line for the file, then one for each repair of a value.
 fn report_fix(name: &str, fixed: FixResult, quiet: bool) {
     match fixed {
-        Ok((target, changes)) if !quiet => {
-            let changes = if changes.is_empty() { "unchanged".to_string() } else { changes.join("; ") };
-            say!("fixed {name} -> {}: {changes}", target.display());
+        Ok(done) if !quiet => {
+            let changes = match (done.changes.is_empty(), done.fixes.len()) {
+                (false, _) => done.changes.join("; "),
+                (true, 0) => "unchanged".to_string(),
+                (true, 1) => "1 repair".to_string(),
+                (true, n) => format!("{n} repairs"),
+            };
+            match done.written {
+                true => say!("fixed {name} -> {}: {changes}", done.target.display()),
+                false => say!("would fix {name}: {changes}"),
+            }
+            let games = done.fixes.iter().map(|f| f.game).max().unwrap_or(0) + 1;
+            for fix in &done.fixes {
+                match games {
+                    1 => say!("{name}: {fix}"),
+                    _ => say!("{name}: game {}: {fix}", fix.game + 1),
+                }
+            }
         }
         Ok(_) => {}
         Err(e) => say!("{name}: --fix: {e}"),

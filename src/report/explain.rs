@@ -106,9 +106,11 @@ pub fn docs_markdown() -> String {
         }
     }
     md.push_str("\n## Code reference\n\nWhat `kifu explain CODE` prints: each code's meaning and an example.\n");
-    for info in CODES {
+    for (code, info) in Code::ALL.iter().zip(CODES) {
         md.push_str(&format!("\n### `{}`\n\n{} by default. {}\n\n", info.name, capitalised(info.severity.as_str()), info.summary));
         md.push_str(&format!("{}\n\n", wrap(info.explanation, 76).join("\n")));
+        let fix = format!("`--fix`: {}", crate::repair::repair_of(*code).unwrap_or("not repaired; the copy keeps what was read."));
+        md.push_str(&format!("{}\n\n", wrap(&fix, 76).join("\n")));
         match info.example {
             Example::Record(text) => {
                 md.push_str(&format!(

@@ -156,6 +156,10 @@ pub trait Emitter {
     /// Writes one diagnostic.
     fn diagnostic(&mut self, out: &mut dyn Write, file: &FileContext<'_>, d: &Diagnostic) -> io::Result<()>;
 
+    /// Takes the repairs `--fix` made to one file (only the JSON document
+    /// lists them; the command line says them on standard error).
+    fn fixes(&mut self, _file: &str, _fixes: &[crate::repair::Fix]) {}
+
     /// Closes the output. `show_summary` is false under `--quiet`: a format
     /// that needs the summary to be complete (a JSON document, a SARIF log)
     /// writes it all the same.
@@ -171,6 +175,8 @@ pub struct Shown {
     pub summary_only: bool,
     /// Colour in text output.
     pub style: Style,
+    /// `check --fix`: the JSON document lists the repairs (`fixes`).
+    pub fixes: bool,
 }
 
 impl Shown {
@@ -184,7 +190,7 @@ impl Shown {
 pub fn emitter(format: Format, shown: Shown) -> Box<dyn Emitter> {
     match format {
         Format::Text => Box::new(TextEmitter { style: shown.style }),
-        Format::Json => Box::new(JsonEmitter::default()),
+        Format::Json => Box::new(JsonEmitter::new(shown.fixes)),
         Format::Jsonl => Box::new(JsonLinesEmitter),
         Format::Github => Box::new(GithubEmitter),
         Format::Sarif => Box::new(SarifEmitter::new(shown.summary_only)),
@@ -223,6 +229,11 @@ impl<W: Write> Reporter<W> {
             self.emitter.diagnostic(&mut self.out, &FileContext { path, source }, d)?;
         }
         Ok(())
+    }
+
+    /// Reports the repairs `--fix` made to one file.
+    pub fn fixes(&mut self, path: &str, fixes: &[crate::repair::Fix]) {
+        self.emitter.fixes(path, fixes);
     }
 
     pub fn flush(&mut self) -> io::Result<()> {

@@ -138,6 +138,20 @@ impl Checker {
             }
             self.property(prop, is_root);
         }
+        if first_move.is_none() {
+            self.annotations_without_move(node);
+        }
+    }
+
+    /// `TE`, `BM`, `DO` and `IT` judge the move of their node: without one
+    /// they judge nothing.
+    fn annotations_without_move(&mut self, node: Node<'_>) {
+        for prop in node.properties() {
+            if property_info_by_code(prop.code()).is_some_and(|info| info.kind == PropKind::MoveAnnotation) {
+                let message = format!("{}: a move annotation in a node without a move", shown(prop));
+                self.push(Code::InvalidValue, prop.offset(), message);
+            }
+        }
     }
 
     fn mixed(&mut self, setup: Property<'_>, mv: Property<'_>, offset: u32) {
