@@ -153,6 +153,25 @@ fn info_json_normalises_ranks_date_result_and_fox_komi() {
 }
 
 #[test]
+fn info_shows_the_komi_score_uses_beside_what_km_says() {
+    let komi_line = |sgf: &str| {
+        let out = kifu().args(["info", "-"]).write_stdin(sgf).output().unwrap();
+        String::from_utf8(out.stdout).unwrap().lines().find(|l| l.trim_start().starts_with("Komi:")).unwrap().trim().to_string()
+    };
+    assert_eq!(komi_line("(;GM[1]SZ[19]KM[375]AP[foxwq]RU[Chinese];B[pd])"), "Komi: 7.5 (KM[375])");
+    assert_eq!(komi_line("(;GM[1]SZ[19]KM[0]AP[foxwq]RU[Japanese];B[pd])"), "Komi: 6.5 (KM[0])");
+    assert_eq!(komi_line("(;GM[1]SZ[19]KM[6.5];B[pd])"), "Komi: 6.5");
+    assert_eq!(komi_line("(;GM[1]SZ[19];B[pd])"), "Komi: ?");
+    let out = kifu()
+        .args(["score", "--dead-stones", "none", "--format", "json", "-"])
+        .write_stdin("(;GM[1]SZ[9]KM[375]AP[foxwq]RU[Chinese];B[ee];W[];B[])")
+        .output()
+        .unwrap();
+    let score: Value = serde_json::from_slice(&out.stdout).unwrap();
+    assert_eq!(score["komi"], 7.5, "score uses the komi info shows: {score}");
+}
+
+#[test]
 fn info_csv_has_a_header_and_a_quoted_row_a_game() {
     let out = kifu().args(["info", "--format", "csv", FOX_RECORD, "fixtures/example-game.sgf"]).output().unwrap();
     assert_eq!(out.status.code(), Some(0));

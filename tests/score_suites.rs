@@ -211,6 +211,11 @@ fn gtp_cases(tst: &str, prefix: &str) -> Vec<GtpCase> {
 }
 
 /// The position a GTP case loads, as SGF text.
+/// A case's file name without folder and extension, as the docs name it.
+fn stem(file: &str) -> String {
+    Path::new(file).file_stem().map_or_else(|| file.to_string(), |s| s.to_string_lossy().into_owned())
+}
+
 fn load(dir: &Path, case: &GtpCase) -> String {
     let game = game_of(&read(&dir.join(&case.file)));
     main_line_sgf(&game, case.before_move.map(|n| n.saturating_sub(1)), &[])
@@ -691,11 +696,23 @@ fn gnugo_final_scores() {
     assert_eq!(cases.len(), 57, "57 final_score expectations");
     let mut agree = 0;
     let mut misses = Vec::new();
+    let mut table = String::from("| case | expected | kifu | finished | unsure chains |\n|---|---|---|---|---|\n");
+    let mut missed = Vec::new();
     for case in &cases {
         let s = score(load(&dir, case).as_bytes(), &defaults());
         if s.result == case.expected {
             agree += 1;
         } else {
+            let star = if case.known_failure { " `*`" } else { "" };
+            missed.push(stem(&case.file));
+            table += &format!(
+                "| {}{star} | {} | {} | {} | {} |\n",
+                stem(&case.file),
+                case.expected,
+                s.result,
+                if s.finished { "yes" } else { "no" },
+                s.unsure.len()
+            );
             misses.push(format!(
                 "  {} {}: expected {}{}, kifu {} ({}finished, {} unsure chains)",
                 case.id,
@@ -714,6 +731,11 @@ fn gnugo_final_scores() {
     }
     // Issue 4: at least 90% (52 of 57); every miss is explained in docs/accuracy.md.
     assert!(agree >= 52, "at least 52 of 57 (90%): {agree}\n{}", misses.join("\n"));
+    table += &format!("\n**{agree} of {}** agree.\n", cases.len());
+    common::check_generated_part("docs/accuracy.md", "gnugo-final-scores", &table);
+    let doc = String::from_utf8(read(&manifest().join("docs/accuracy.md"))).unwrap();
+    let unexplained: Vec<&String> = missed.iter().filter(|stem| !doc.contains(&format!("\n- {stem}"))).collect();
+    assert!(unexplained.is_empty(), "docs/accuracy.md explains no miss of {unexplained:?} (a line `- CASE: why` under the GNU Go table)");
 }
 
 // ---------------------------------------------------------------------------
@@ -728,6 +750,7 @@ fn fuego_scoring() {
     assert_eq!((finals.len(), statics.len()), (2, 30));
     let mut agree = 0;
     let mut misses = Vec::new();
+    let mut table = String::from("| case | command | expected | kifu |\n|---|---|---|---|\n");
     for case in finals.iter().chain(&statics) {
         // final_score: Fuego's Chinese rules with dead stones; static_score:
         // the board as it stands, by area (Tromp-Taylor) or by territory.
@@ -741,6 +764,7 @@ fn fuego_scoring() {
         if s.result == case.expected {
             agree += 1;
         } else {
+            table += &format!("| {} | {} | {} | {} |\n", stem(&case.file), case.command, case.expected, s.result);
             misses.push(format!("  {} {} {:?} {}: expected {}, kifu {}", case.id, case.file, case.before_move, case.command, case.expected, s.result));
         }
     }
@@ -750,6 +774,8 @@ fn fuego_scoring() {
         eprintln!("{m}");
     }
     assert!(agree * 10 >= total * 9, "at least 90%: {agree} of {total}\n{}", misses.join("\n"));
+    table += &format!("\n**{agree} of {total}** agree.\n");
+    common::check_generated_part("docs/accuracy.md", "fuego-scores", &table);
 }
 
 // ---------------------------------------------------------------------------

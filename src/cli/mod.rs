@@ -884,7 +884,7 @@ fn info(args: InfoArgs) -> io::Result<Status> {
                     writeln!(out)?;
                 }
                 InfoFormat::Csv => report::info::write_csv_row(&mut out, name, index, &summary, &normalised())?,
-                InfoFormat::Text => report::info::write_text(&mut out, name, index, &summary)?,
+                InfoFormat::Text => report::info::write_text(&mut out, name, index, &summary, &normalised())?,
             }
         }
         Ok(Status::Clean)

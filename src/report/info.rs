@@ -9,8 +9,9 @@ use crate::info::{Normalised, Player};
 use crate::sgf::props::Summary;
 
 /// The block for one game: a heading naming the file and game (1-based),
-/// then one indented line a field.
-pub fn write_text(out: &mut dyn Write, file: &str, game: usize, s: &Summary) -> io::Result<()> {
+/// then one indented line a field. The komi is the one `score` uses, with
+/// `KM[]` beside it when that says something else (`Komi: 7.5 (KM[375])`).
+pub fn write_text(out: &mut dyn Write, file: &str, game: usize, s: &Summary, n: &Normalised) -> io::Result<()> {
     writeln!(out, "{} (game {}):", Escaped(file), game + 1)?;
     let known = |v: &Option<String>| v.as_deref().map_or_else(|| "?".to_string(), |v| Escaped(v).to_string());
     for (label, name, rank) in [("Black", &s.black, &s.black_rank), ("White", &s.white, &s.white_rank)] {
@@ -18,7 +19,12 @@ pub fn write_text(out: &mut dyn Write, file: &str, game: usize, s: &Summary) -> 
         writeln!(out, "  {label}: {}{rank}", known(name))?;
     }
     writeln!(out, "  Size: {}", s.board_size)?;
-    writeln!(out, "  Komi: {}", s.komi.map_or_else(|| "?".to_string(), |k| k.to_string()))?;
+    let komi = match (n.komi, s.komi) {
+        (Some(used), Some(written)) if used != written => format!("{used} (KM[{written}])"),
+        (Some(used), _) => used.to_string(),
+        (None, _) => "?".to_string(),
+    };
+    writeln!(out, "  Komi: {komi}")?;
     writeln!(out, "  Handicap: {}", s.handicap.unwrap_or(0))?;
     writeln!(out, "  Rules: {}", known(&s.rules))?;
     writeln!(out, "  Date: {}", known(&s.date))?;

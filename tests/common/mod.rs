@@ -43,3 +43,27 @@ impl Rng {
         if n == 0 { 0 } else { (self.next() % n as u64) as usize }
     }
 }
+
+/// Checks that the part of `doc` (a path under the crate) between
+/// `<!-- generated: NAME ... -->` and `<!-- end: NAME -->` is `content`, as
+/// the test computes it now; `KIFU_REGENERATE_DOCS=1` rewrites the part
+/// instead, so tables of results cannot go stale unnoticed.
+pub fn check_generated_part(doc: &str, name: &str, content: &str) {
+    let path = Path::new(env!("CARGO_MANIFEST_DIR")).join(doc);
+    let text = std::fs::read_to_string(&path).unwrap_or_else(|e| panic!("{doc}: {e}"));
+    let begin = format!("<!-- generated: {name} ");
+    let end = format!("<!-- end: {name} -->");
+    let (Some(b), Some(e)) = (text.find(&begin), text.find(&end)) else { panic!("{doc} lacks the markers {begin}...--> and {end}") };
+    let start = b + text[b..].find("-->\n").expect("the begin marker ends with -->") + 4;
+    if text[start..e] == *content {
+        return;
+    }
+    if std::env::var_os("KIFU_REGENERATE_DOCS").is_some() {
+        std::fs::write(&path, format!("{}{content}{}", &text[..start], &text[e..])).unwrap();
+    } else {
+        panic!(
+            "{doc}: the generated part {name} is stale: run `KIFU_REGENERATE_DOCS=1 cargo test --release --test score_suites` and commit it\nnow:\n{content}\nin the file:\n{}",
+            &text[start..e]
+        );
+    }
+}
