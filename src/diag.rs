@@ -268,7 +268,7 @@ codes! {
             Record "(;GM[1]FF[4]SZ[19]RU[Japanese]HA[3]AB[dd][pp];W[pd];B[dp])";
         UnknownRules = "unknown-rules", Info,
             "RU[] is missing or not recognised; the game was replayed under Japanese rules.",
-            "The game has no `RU[]`, or one kifu cannot read, so it was replayed under Japanese rules. `RU` is read leniently (case, spaces, `JP`, `CN`, `NZ`, `TT--`, `Tromp/Taylor`, `GOE`...); `--rules NAME` decides for every game.",
+            "The game has no `RU[]`, or one kifu cannot read, so it was replayed under Japanese rules. `RU` is read leniently (case, spaces, `JP`, `CN`, `NZ`, `TT--`, `Tromp/Taylor`, `GOE`...), and KataGo's rule strings are read setting by setting (`koPOSITIONALscoreAREAtaxNONEsui1`, their JSON form, KataGo's names); a KataGo string with a key or value kifu does not know is this info too, naming it. `--rules NAME` decides for every game.",
             Record "(;GM[1]FF[4]SZ[9]RU[Tibetan];B[ee])";
         SetupWithoutLiberty = "setup-without-liberty", Warning,
             "Setup stones were placed with no liberty.",

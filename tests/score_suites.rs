@@ -504,6 +504,27 @@ fn button_and_group_tax() {
     assert_eq!((s.black.territory, s.white.territory, s.result.as_str()), (52, 2, "B+47"));
 }
 
+/// KataGo rule strings in `RU[]` decide the count, setting by setting: the
+/// hand-scored fixtures above with their `RU[Japanese]` replaced.
+#[test]
+fn katago_rule_strings_change_the_count() {
+    let scored = |file: &str, ru: &str| {
+        let sgf = String::from_utf8(fixture(file)).unwrap().replace("RU[Japanese]", &format!("RU[{ru}]"));
+        let out = kifu().args(["score", "--format", "json", "--dead-stones", "none", "-"]).write_stdin(sgf).output().unwrap();
+        territories(&serde_json::from_slice(&out.stdout).unwrap_or_else(|e| panic!("{ru}: {e}")))
+    };
+    let open_ko = "living-group-with-open-ko.sgf";
+    // Territory counting: the open ko filled (White 4 - 1); taxALL takes 2 a group more.
+    assert_eq!(scored(open_ko, "koSIMPLEscoreTERRITORYtaxSEKIsui0"), (54, 3, "B+51".into()));
+    assert_eq!(scored(open_ko, "koSIMPLEscoreTERRITORYtaxALLsui0"), (52, 1, "B+51".into()));
+    // Area counting fills nothing; taxALL still takes 2 a group.
+    assert_eq!(scored(open_ko, "koPOSITIONALscoreAREAtaxNONEsui1"), (54, 4, "B+47".into()));
+    assert_eq!(scored(open_ko, "koPOSITIONALscoreAREAtaxALLsui1"), (52, 2, "B+47".into()));
+    // The seki tax: taxSEKI leaves the eyes of the double-ko seki to no one, taxNONE counts them.
+    assert_eq!(scored("double-ko-seki.sgf", "koSIMPLEscoreTERRITORYtaxSEKIsui0"), (34, 0, "B+34".into()));
+    assert_eq!(scored("double-ko-seki.sgf", "koSIMPLEscoreTERRITORYtaxNONEsui0"), (36, 2, "B+34".into()));
+}
+
 /// A group with two eyes beside a seki keeps its eyes; the seki dame are
 /// no one's.
 #[test]
