@@ -109,6 +109,9 @@ def test_boards_match_sgfmill_on_the_fixtures():
         r = game.replay(strict=False)
         if not r.complete:
             continue
+        if game.handicap and not expected[0].any() and r.boards[0].any():
+            # Fox's HA[n] without stones: kifu places the standard stones, sgfmill none.
+            continue
         assert len(expected) == len(r) + 1, path
         assert (np.stack(expected) == r.boards).all(), path
         compared += 1
