@@ -298,8 +298,8 @@ impl Analysis {
     /// regions, among the regions that touch only chains not yet found
     /// capturable, can be captured; repeat until no chain falls. The rest
     /// are pass-alive, and so is each region around them only that has at
-    /// most one point away from their stones: the opponent cannot make two
-    /// eyes there.
+    /// most one point away from their stones, or that is vital to one of
+    /// them: the opponent cannot make two eyes there.
     fn find_pass_alive(&mut self, color: Color) {
         let own = Cell::of(color);
         let n = self.cells.len();
@@ -396,7 +396,10 @@ impl Analysis {
             }
         }
         for (a, area) in areas.iter().enumerate() {
-            if unsafe_area[a] || area.inner > 1 || area.borders.is_empty() {
+            // The opponent cannot make two eyes in a region with at most one
+            // point away from the pass-alive stones, nor any eye in one each
+            // of whose empty points is a liberty of a pass-alive chain.
+            if unsafe_area[a] || area.borders.is_empty() || (area.inner > 1 && area.vital_for.is_empty()) {
                 continue;
             }
             for &p in &area.points {
@@ -482,6 +485,19 @@ mod tests {
         assert_eq!(a.pass_alive_area(at(&b, 0, 1)), Some(Color::Black), "the white stone is dead");
         assert_eq!(a.pass_alive_area(at(&b, 0, 0)), Some(Color::Black));
         assert_eq!(a.pass_alive_area(at(&b, 1, 1)), Some(Color::Black));
+    }
+
+    #[test]
+    fn a_region_each_of_whose_points_is_a_liberty_is_pass_alive_territory() {
+        // White's block has two points away from Black's stones, but its
+        // only empty points, B4 and B2, are liberties of Black's living wall.
+        let (b, a) = analysis(&[
+            "X.X.XX", //
+            "XXXXXX", "X.OOOX", "XOOOOX", "X.OOOX", "XXXXXX",
+        ]);
+        assert!(a.chain_at(at(&b, 0, 1)).pass_alive);
+        assert_eq!(a.pass_alive_area(at(&b, 3, 3)), Some(Color::Black), "the white stones are dead");
+        assert_eq!(a.pass_alive_area(at(&b, 1, 2)), Some(Color::Black));
     }
 
     #[test]

@@ -54,6 +54,7 @@
 //! This module knows the board only; counting the score (territory, seki
 //! eyes, komi) is the caller's job.
 
+use crate::analysis::Analysis;
 use crate::board::{Board, Cell, Pt};
 use crate::score::reader::{self, Outcome};
 
@@ -202,6 +203,11 @@ struct Estimator {
     chain_of: Vec<u32>,
     chains: Vec<Chain>,
     stones: Vec<usize>,
+    /// Per chain, from Benson's algorithm: it lives even if its owner
+    /// never plays again; it lies in the other colour's pass-alive
+    /// territory.
+    pass_alive: Vec<bool>,
+    sure_dead: Vec<bool>,
     hash: u64,
 }
 
@@ -215,39 +221,35 @@ impl Estimator {
             cells[p] = cell_code(board.cell(p as Pt));
         }
         debug_assert!(points.first().is_none_or(|&p| p == stride + 1));
-        let mut e = Estimator { stride, points, cells, chain_of: vec![NO_CHAIN; n], chains: Vec::new(), stones: Vec::new(), hash: board.hash() };
-        e.find_chains();
+        // Chains and Benson's pass-alive chains and territory come from the
+        // shared analysis; enemy stones in a pass-alive territory are dead.
+        let analysis = Analysis::new(board);
+        let mut e = Estimator {
+            stride,
+            points,
+            cells,
+            chain_of: vec![NO_CHAIN; n],
+            chains: Vec::new(),
+            stones: Vec::new(),
+            pass_alive: Vec::new(),
+            sure_dead: Vec::new(),
+            hash: board.hash(),
+        };
+        for (id, chain) in analysis.chains().iter().enumerate() {
+            let start = e.stones.len() as u32;
+            for &p in &chain.stones {
+                e.chain_of[p as usize] = id as u32;
+                e.stones.push(p as usize);
+            }
+            e.chains.push(Chain { color: cell_code(Cell::of(chain.color)), start, len: chain.stones.len() as u32 });
+            e.pass_alive.push(chain.pass_alive);
+            e.sure_dead.push(analysis.pass_alive_area(chain.stones[0]) == Some(chain.color.opponent()));
+        }
         e
     }
 
     fn nbrs(&self, p: usize) -> [usize; 4] {
         [p - self.stride, p - 1, p + 1, p + self.stride]
-    }
-
-    fn find_chains(&mut self) {
-        let mut stack = Vec::new();
-        for i in 0..self.points.len() {
-            let p = self.points[i];
-            let c = self.cells[p];
-            if (c != BLACK && c != WHITE) || self.chain_of[p] != NO_CHAIN {
-                continue;
-            }
-            let id = self.chains.len() as u32;
-            let start = self.stones.len() as u32;
-            self.chain_of[p] = id;
-            stack.push(p);
-            while let Some(q) = stack.pop() {
-                self.stones.push(q);
-                for n in self.nbrs(q) {
-                    if self.cells[n] == c && self.chain_of[n] == NO_CHAIN {
-                        self.chain_of[n] = id;
-                        stack.push(n);
-                    }
-                }
-            }
-            let len = self.stones.len() as u32 - start;
-            self.chains.push(Chain { color: c, start, len });
-        }
     }
 
     fn chain_stones(&self, id: usize) -> &[usize] {
@@ -257,12 +259,7 @@ impl Estimator {
 
     fn run(&self, params: &Params) -> Detail {
         let nchains = self.chains.len();
-        // Benson: pass-alive chains, and enemy stones unconditionally dead.
-        let mut pass_alive = vec![false; nchains];
-        let mut sure_dead = vec![false; nchains];
-        for color in [BLACK, WHITE] {
-            self.benson(color, &mut pass_alive, &mut sure_dead);
-        }
+        let (pass_alive, sure_dead) = (&self.pass_alive, &self.sure_dead);
         let undecided: Vec<usize> = (0..nchains).filter(|&i| !pass_alive[i] && !sure_dead[i]).collect();
 
         // Playouts on the whole board first; then, for the chains still in
@@ -439,7 +436,7 @@ impl Estimator {
         dead.sort_unstable();
         unsure.sort_unstable();
         seki_points.sort_unstable();
-        Detail { estimate: Estimate { dead, unsure, seki_points }, pass_alive, sure_dead }
+        Detail { estimate: Estimate { dead, unsure, seki_points }, pass_alive: pass_alive.clone(), sure_dead: sure_dead.clone() }
     }
 
     /// Whether the group keeps at least `probe_alive` of its points after
@@ -766,110 +763,6 @@ impl Estimator {
         let stones = self.chain_stones(id);
         let sum: u64 = stones.iter().map(|&p| own[p] as u64).sum();
         sum as f64 / (stones.len() * counts.playouts) as f64
-    }
-
-    /// Benson's algorithm for `color`: marks its pass-alive chains, and the
-    /// enemy chains lying in small regions enclosed by them (unconditionally
-    /// dead).
-    fn benson(&self, color: u8, pass_alive: &mut [bool], sure_dead: &mut [bool]) {
-        let n = self.cells.len();
-        // Regions: connected sets of points that are not `color` stones.
-        let mut region_of = vec![u32::MAX; n];
-        struct Region {
-            /// Chains of `color` next to the region.
-            border: Vec<u32>,
-            /// Chains of `color` next to every empty point of the region.
-            vital_to: Vec<u32>,
-            has_empty: bool,
-            /// Enemy chains inside.
-            enemies: Vec<u32>,
-        }
-        let mut regions: Vec<Region> = Vec::new();
-        let mut stack = Vec::new();
-        for &p in &self.points {
-            if self.cells[p] == color || region_of[p] != u32::MAX {
-                continue;
-            }
-            let rid = regions.len() as u32;
-            let mut r = Region { border: Vec::new(), vital_to: Vec::new(), has_empty: false, enemies: Vec::new() };
-            region_of[p] = rid;
-            stack.push(p);
-            while let Some(q) = stack.pop() {
-                let mut beside = [NO_CHAIN; 4];
-                for (k, m) in self.nbrs(q).into_iter().enumerate() {
-                    let c = self.cells[m];
-                    if c == color {
-                        let id = self.chain_of[m];
-                        beside[k] = id;
-                        if !r.border.contains(&id) {
-                            r.border.push(id);
-                        }
-                    } else if c != BORDER && region_of[m] == u32::MAX {
-                        region_of[m] = rid;
-                        stack.push(m);
-                    }
-                }
-                if self.cells[q] == EMPTY {
-                    if !r.has_empty {
-                        r.has_empty = true;
-                        for id in beside {
-                            if id != NO_CHAIN && !r.vital_to.contains(&id) {
-                                r.vital_to.push(id);
-                            }
-                        }
-                    } else {
-                        r.vital_to.retain(|id| beside.contains(id));
-                    }
-                } else {
-                    let id = self.chain_of[q];
-                    if !r.enemies.contains(&id) {
-                        r.enemies.push(id);
-                    }
-                }
-            }
-            regions.push(r);
-        }
-        let mut alive: Vec<bool> = self.chains.iter().map(|c| c.color == color).collect();
-        let mut region_ok = vec![true; regions.len()];
-        loop {
-            let mut changed = false;
-            for (rid, r) in regions.iter().enumerate() {
-                if region_ok[rid] && r.border.iter().any(|&id| !alive[id as usize]) {
-                    region_ok[rid] = false;
-                }
-            }
-            let mut vital_count = vec![0u32; self.chains.len()];
-            for (rid, r) in regions.iter().enumerate() {
-                if region_ok[rid] && r.has_empty {
-                    for &id in &r.vital_to {
-                        vital_count[id as usize] += 1;
-                    }
-                }
-            }
-            for (id, a) in alive.iter_mut().enumerate() {
-                if *a && vital_count[id] < 2 {
-                    *a = false;
-                    changed = true;
-                }
-            }
-            if !changed {
-                break;
-            }
-        }
-        for (id, a) in alive.iter().enumerate() {
-            if *a {
-                pass_alive[id] = true;
-            }
-        }
-        // Enemy stones in a region bordered by pass-alive chains only, each
-        // of whose empty points is a liberty of one of them, cannot live.
-        for (rid, r) in regions.iter().enumerate() {
-            if region_ok[rid] && r.has_empty && !r.border.is_empty() && !r.vital_to.is_empty() && r.vital_to.iter().all(|&id| alive[id as usize]) {
-                for &e in &r.enemies {
-                    sure_dead[e as usize] = true;
-                }
-            }
-        }
     }
 }
 
