@@ -202,6 +202,20 @@ impl Analysis {
         true
     }
 
+    /// [`Analysis::self_atari`] on cells not analysed (laid out as
+    /// [`Analysis::cells`]): a rule that fills points one by one asks it
+    /// after each, where analysing the whole board again would cost more.
+    pub fn self_atari_in(cells: &[Cell], stride: Pt, p: Pt, color: Color) -> bool {
+        let captures = Analysis::neighbors_in(stride, p)
+            .into_iter()
+            .any(|n| cells[n as usize] == Cell::of(color.opponent()) && liberties_up_to_two(cells, stride, n, None) < 2);
+        !captures && liberties_up_to_two(cells, stride, p, Some(color)) < 2
+    }
+
+    fn neighbors_in(stride: Pt, p: Pt) -> [Pt; 4] {
+        [p - stride, p - 1, p + 1, p + stride]
+    }
+
     /// The liberties the chain of a stone of `color` put at the empty point
     /// `p` would have, captures aside.
     pub fn liberties_if_played(&self, p: Pt, color: Color) -> Vec<Pt> {
@@ -412,6 +426,30 @@ impl Analysis {
     }
 }
 
+/// The liberties (0, 1 or 2: counting stops there) of the chain at
+/// `start`, or, with `played`, of the chain a stone of that colour at the
+/// empty point `start` would make (`start` itself no liberty).
+fn liberties_up_to_two(cells: &[Cell], stride: Pt, start: Pt, played: Option<Color>) -> usize {
+    let Some(own) = played.map(Cell::of).or(cells[start as usize].color().map(Cell::of)) else { return 0 };
+    let (mut stones, mut liberties) = (vec![start], Vec::with_capacity(2));
+    let mut i = 0;
+    while i < stones.len() {
+        for n in Analysis::neighbors_in(stride, stones[i]) {
+            let cell = cells[n as usize];
+            if cell == Cell::Empty && n != start && !liberties.contains(&n) {
+                liberties.push(n);
+                if liberties.len() == 2 {
+                    return 2;
+                }
+            } else if cell == own && n != start && !stones.contains(&n) {
+                stones.push(n);
+            }
+        }
+        i += 1;
+    }
+    liberties.len()
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -498,6 +536,32 @@ mod tests {
         assert!(a.chain_at(at(&b, 0, 1)).pass_alive);
         assert_eq!(a.pass_alive_area(at(&b, 3, 3)), Some(Color::Black), "the white stones are dead");
         assert_eq!(a.pass_alive_area(at(&b, 1, 2)), Some(Color::Black));
+    }
+
+    #[test]
+    fn self_atari_on_bare_cells_is_the_analysis_answer() {
+        let mut seed = 0x2545_f491_4f6c_dd1du64;
+        for _ in 0..300 {
+            let rows: Vec<String> = (0..7)
+                .map(|_| {
+                    (0..7)
+                        .map(|_| {
+                            seed ^= seed << 13;
+                            seed ^= seed >> 7;
+                            seed ^= seed << 17;
+                            ['.', '.', 'X', 'O'][(seed % 4) as usize]
+                        })
+                        .collect()
+                })
+                .collect();
+            let rows: Vec<&str> = rows.iter().map(String::as_str).collect();
+            let (b, a) = analysis(&rows);
+            for p in b.points().filter(|&p| a.cell(p) == Cell::Empty) {
+                for color in [Color::Black, Color::White] {
+                    assert_eq!(Analysis::self_atari_in(a.cells(), a.stride(), p, color), a.self_atari(p, color), "{rows:?} {p} {color:?}");
+                }
+            }
+        }
     }
 
     #[test]

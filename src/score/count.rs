@@ -280,7 +280,6 @@ pub fn necessary_connections(a: &Analysis, seki: &Seki, kinds: &mut [Kind]) {
 /// is filled, as the players would before counting.
 fn fill_one_sided_dame(a: &Analysis, kinds: &[Kind]) -> Vec<Cell> {
     let mut cells = a.cells().to_vec();
-    let mut probe = a.clone();
     'fill: loop {
         for d in 0..cells.len() as Pt {
             if cells[d as usize] != Cell::Empty || kinds[d as usize] != Kind::Dame {
@@ -288,10 +287,9 @@ fn fill_one_sided_dame(a: &Analysis, kinds: &[Kind]) -> Vec<Cell> {
             }
             let mut safe = [Color::Black, Color::White]
                 .into_iter()
-                .filter(|&c| probe.neighbors(d).iter().any(|&n| cells[n as usize] == Cell::of(c)) && !probe.self_atari(d, c));
+                .filter(|&c| a.neighbors(d).iter().any(|&n| cells[n as usize] == Cell::of(c)) && !Analysis::self_atari_in(&cells, a.stride(), d, c));
             if let (Some(color), None) = (safe.next(), safe.next()) {
                 cells[d as usize] = Cell::of(color);
-                probe = Analysis::from_cells(cells.clone(), a.stride());
                 continue 'fill;
             }
         }

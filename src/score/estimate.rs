@@ -141,7 +141,29 @@ const PARAMS: Params = Params {
 /// position (median on the KGS counted games); positions far from finished
 /// cost more (more empty points, more playouts), up to a few tens of ms.
 pub fn estimate(board: &Board) -> Estimate {
-    Estimator::new(board).run(&PARAMS).estimate
+    estimate_with(board, Effort::Final)
+}
+
+/// How much work an estimate may take.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Effort {
+    /// A finished game's final position: as many playouts and probes as
+    /// the doubtful chains need (the figures of docs/accuracy.md).
+    Final,
+    /// A position in play (a resignation, a game stopped on time): one
+    /// round of playouts, no second phase and no probes, under a
+    /// millisecond on 19x19. Its dead stones are a guess at who owns what,
+    /// not a final count.
+    InPlay,
+}
+
+/// [`estimate`] with the given effort.
+pub fn estimate_with(board: &Board, effort: Effort) -> Estimate {
+    let params = match effort {
+        Effort::Final => PARAMS,
+        Effort::InPlay => Params { max_playouts: 0, probe_playouts: 0, ..PARAMS },
+    };
+    Estimator::new(board).run(&params).estimate
 }
 
 /// Bent four in the corner, as the game ends: the defender's corner eye
@@ -298,7 +320,7 @@ impl Estimator {
                     s > 0.0 && s < 1.0
                 })
                 .collect();
-            if !doubtful.is_empty() && !converged(&doubtful, &counts, playouts) {
+            if params.max_playouts > 0 && !doubtful.is_empty() && !converged(&doubtful, &counts, playouts) {
                 let mut counts2 = Counts::new(n);
                 let mut done = 0;
                 while done < params.max_playouts {

@@ -27,6 +27,7 @@ use crate::rules::{HandicapBonus, Scoring, Ties};
 use crate::sgf::props::{self, Point};
 use crate::sgf::{GameTree, Node};
 use count::{CountRules, Counted, Kind};
+use estimate::Effort;
 pub use map::{MapPoint, ScoreMap};
 use result::{GameResult, Komi, NoticeKind, read_result};
 
@@ -175,7 +176,11 @@ pub fn score_game(game: &GameTree, options: &ScoreOptions) -> Result<GameScore, 
     };
     let recorded = root.get("RE").and_then(|p| p.first()).map(str::to_string);
     let recorded_result = recorded.as_deref().and_then(|re| recorded_result(re, root, &komi, &mut diagnostics));
-    let (dead, unsure, from) = dead_stones(&position, end, options, &mut diagnostics)?;
+    // A game whose RE has a margin was counted, even when its record
+    // stops before the passes (Fox, tournament programs).
+    let settled = position.ended_by_passes || recorded_result.as_ref().is_some_and(|r| r.margin().is_some());
+    let effort = if settled { Effort::Final } else { Effort::InPlay };
+    let (dead, unsure, from) = dead_stones(&position, end, options, effort, &mut diagnostics)?;
     let mut rules = position.rules;
     let kgs_default = provenance.apply(&mut rules, options.rules.seki_eyes.is_some());
     let board = &position.board;
@@ -307,7 +312,13 @@ fn recorded_result(re: &str, root: Node<'_>, komi: &Komi, diagnostics: &mut Vec<
 /// answer came from.
 type DeadStonesFound = (Vec<Pt>, Vec<Pt>, &'static str);
 
-fn dead_stones(position: &Position, end: Node<'_>, options: &ScoreOptions, diagnostics: &mut Vec<Diagnostic>) -> Result<DeadStonesFound, ScoreError> {
+fn dead_stones(
+    position: &Position,
+    end: Node<'_>,
+    options: &ScoreOptions,
+    effort: Effort,
+    diagnostics: &mut Vec<Diagnostic>,
+) -> Result<DeadStonesFound, ScoreError> {
     let board = &position.board;
     let has_markup = end.has("TB") || end.has("TW") || end.has("DD");
     let method = match &options.dead_stones {
@@ -340,7 +351,7 @@ fn dead_stones(position: &Position, end: Node<'_>, options: &ScoreOptions, diagn
             (dead, Vec::new(), "points")
         }
         _ => {
-            let e = estimate::estimate(board);
+            let e = estimate::estimate_with(board, effort);
             (e.dead, e.unsure, "estimate")
         }
     })
