@@ -10,6 +10,7 @@ use crate::formats;
 use crate::replay::{self, RuleOverrides};
 use crate::score::result::{GameResult, read_result};
 use crate::score::{self, DeadStones, ScoreOptions};
+use crate::sgf::source::Locator;
 use crate::sgf::{self, GameTree, ParseOptions, SourceMap};
 
 /// Settings for checking a file.
@@ -98,6 +99,9 @@ pub fn check_record(bytes: &[u8], name: &str, options: &CheckOptions) -> FileChe
     let mut moves = 0;
     let mut games = 0;
     let mut fingerprints = Vec::new();
+    // Games start in increasing offsets: located in one forward pass,
+    // with no line table (a file with nothing to report needs none).
+    let mut locator = Locator::new(&parsed.source);
     for (index, game) in parsed.collection.games.iter().enumerate() {
         if deadline.is_some_and(|d| Instant::now() >= d) {
             let timeout = options.timeout.unwrap_or_default().as_secs_f64();
@@ -108,7 +112,7 @@ pub fn check_record(bytes: &[u8], name: &str, options: &CheckOptions) -> FileChe
         }
         if let Some(key) = options.fingerprints.then(|| dedup::fingerprint(game)).flatten() {
             let offset = game.root().offset();
-            let (line, column) = parsed.source.line_column(offset);
+            let (line, column) = locator.locate(offset);
             fingerprints.push(GameFingerprint { game: index, key, offset, line, column });
         }
         let found = sgf::validate::check_properties(game);

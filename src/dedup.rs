@@ -25,6 +25,12 @@ pub fn fingerprint(game: &GameTree) -> Option<u64> {
     let size = props::board_size(root).ok()?;
     let mut moves = Vec::with_capacity(game.len());
     for node in game.main_line() {
+        // Most nodes are one move on a point, marked by the parser: its
+        // letters in hand, no property records to read.
+        if let Some((_, _, letters)) = node.marked_plain_move() {
+            moves.extend(read_move(&letters, size));
+            continue;
+        }
         for property in node.properties() {
             if property.code() == PropId::B || property.code() == PropId::W {
                 moves.extend(property.only_value().and_then(|v| read_move(v.bytes(), size)));

@@ -25,6 +25,7 @@ use std::borrow::Cow;
 use std::fmt::{self, Write as _};
 use std::ops::Range;
 
+use crate::sgf::source::Locator;
 use crate::sgf::{Collection, GameTree, GameTreeBuilder, Node, NodeId, Parsed, SourceMap};
 
 /// The value of the `schema` member.
@@ -119,7 +120,7 @@ fn write_game(out: &mut String, game: &GameTree, mut loc: Option<&mut Locator<'_
     out.push_str(&summary_json(game));
     if let Some(loc) = loc.as_deref_mut() {
         out.push(',');
-        loc.write(out, game.offset());
+        write_location(loc, out, game.offset());
     }
     out.push_str(",\"tree\":");
     if game.is_empty() {
@@ -177,7 +178,7 @@ fn write_game(out: &mut String, game: &GameTree, mut loc: Option<&mut Locator<'_
 fn write_node(out: &mut String, node: Node<'_>, mut loc: Option<&mut Locator<'_>>) {
     out.push('{');
     if let Some(loc) = loc.as_deref_mut() {
-        loc.write(out, node.offset());
+        write_location(loc, out, node.offset());
         out.push(',');
     }
     out.push_str("\"props\":[");
@@ -201,14 +202,14 @@ fn write_node(out: &mut String, node: Node<'_>, mut loc: Option<&mut Locator<'_>
         out.push(']');
         if let Some(loc) = loc.as_deref_mut() {
             out.push(',');
-            loc.write(out, prop.offset());
+            write_location(loc, out, prop.offset());
             out.push_str(",\"value_positions\":[");
             for (j, value) in prop.values().enumerate() {
                 if j > 0 {
                     out.push(',');
                 }
                 out.push('{');
-                loc.write(out, value.offset());
+                write_location(loc, out, value.offset());
                 out.push('}');
             }
             out.push(']');
@@ -263,63 +264,10 @@ fn push_str_literal(out: &mut String, s: &str) {
     out.push('"');
 }
 
-/// Turns byte offsets into 1-based line and column exactly as
-/// [`SourceMap::line_column`] does, but incrementally: offsets mostly come
-/// in increasing order, and counting each from its line's start would be
-/// quadratic on the many files that are one long line.
-struct Locator<'a> {
-    source: &'a SourceMap,
-    bytes: &'a [u8],
-    /// A char boundary; `line` and `column` are those of `pos`.
-    pos: usize,
-    line: u32,
-    column: u32,
-}
-
-impl<'a> Locator<'a> {
-    fn new(source: &'a SourceMap) -> Locator<'a> {
-        Locator { source, bytes: source.text().as_bytes(), pos: 0, line: 1, column: 1 }
-    }
-
-    fn locate(&mut self, offset: u32) -> (u32, u32) {
-        let target = (offset as usize).min(self.bytes.len());
-        if target < self.pos {
-            let (line, column) = self.source.line_column(offset);
-            let mut pos = target;
-            while !self.source.text().is_char_boundary(pos) {
-                pos -= 1;
-            }
-            (self.pos, self.line, self.column) = (pos, line, column);
-            return (line, column);
-        }
-        while self.pos < target {
-            let b = self.bytes[self.pos];
-            let len = match b {
-                0x00..=0x7f => 1,
-                0xc0..=0xdf => 2,
-                0xe0..=0xef => 3,
-                _ => 4,
-            };
-            if self.pos + len > target {
-                break; // the offset is inside this character
-            }
-            self.pos += len;
-            let lone_cr = b == b'\r' && self.bytes.get(self.pos) != Some(&b'\n');
-            if b == b'\n' || lone_cr {
-                self.line += 1;
-                self.column = 1;
-            } else {
-                self.column += 1;
-            }
-        }
-        (self.line, self.column)
-    }
-
-    /// Appends `"line":L,"column":C,"offset":O`.
-    fn write(&mut self, out: &mut String, offset: u32) {
-        let (line, column) = self.locate(offset);
-        let _ = write!(out, "\"line\":{line},\"column\":{column},\"offset\":{offset}");
-    }
+/// Appends `"line":L,"column":C,"offset":O`.
+fn write_location(loc: &mut Locator<'_>, out: &mut String, offset: u32) {
+    let (line, column) = loc.locate(offset);
+    let _ = write!(out, "\"line\":{line},\"column\":{column},\"offset\":{offset}");
 }
 
 /// Containers whose compact text is at most this long stay on one line.
@@ -1492,17 +1440,6 @@ mod tests {
         assert_eq!(n, 15);
         // Off by default.
         assert!(!to_json("t.sgf", &p, &JsonOptions::default()).contains("\"offset\""));
-    }
-
-    #[test]
-    fn locator_matches_source_map_in_any_order() {
-        let map = SourceMap::new("ab\ncé\r\nx\ry\r\n\n漢字z\r".to_string());
-        let mut loc = Locator::new(&map);
-        let n = map.text().len() as u32 + 2;
-        let order: Vec<u32> = (0..n).chain((0..n).rev()).chain((0..n).step_by(3)).chain([5, 2, 14, 1]).collect();
-        for off in order {
-            assert_eq!(loc.locate(off), map.line_column(off), "offset {off}");
-        }
     }
 
     #[test]

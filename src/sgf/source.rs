@@ -141,6 +141,61 @@ impl SourceMap {
     }
 }
 
+/// Turns byte offsets into 1-based line and column exactly as
+/// [`SourceMap::line_column`] does, but incrementally: offsets mostly come
+/// in increasing order, and counting each from its line's start would be
+/// quadratic on the many files that are one long line. Locating a few
+/// offsets near the start (a game's root in a file of one game) needs no
+/// line table at all.
+pub struct Locator<'a> {
+    source: &'a SourceMap,
+    bytes: &'a [u8],
+    /// A char boundary; `line` and `column` are those of `pos`.
+    pos: usize,
+    line: u32,
+    column: u32,
+}
+
+impl<'a> Locator<'a> {
+    pub fn new(source: &'a SourceMap) -> Locator<'a> {
+        Locator { source, bytes: source.text().as_bytes(), pos: 0, line: 1, column: 1 }
+    }
+
+    pub fn locate(&mut self, offset: u32) -> (u32, u32) {
+        let target = (offset as usize).min(self.bytes.len());
+        if target < self.pos {
+            let (line, column) = self.source.line_column(offset);
+            let mut pos = target;
+            while !self.source.text().is_char_boundary(pos) {
+                pos -= 1;
+            }
+            (self.pos, self.line, self.column) = (pos, line, column);
+            return (line, column);
+        }
+        while self.pos < target {
+            let b = self.bytes[self.pos];
+            let len = match b {
+                0x00..=0x7f => 1,
+                0xc0..=0xdf => 2,
+                0xe0..=0xef => 3,
+                _ => 4,
+            };
+            if self.pos + len > target {
+                break; // the offset is inside this character
+            }
+            self.pos += len;
+            let lone_cr = b == b'\r' && self.bytes.get(self.pos) != Some(&b'\n');
+            if b == b'\n' || lone_cr {
+                self.line += 1;
+                self.column = 1;
+            } else {
+                self.column += 1;
+            }
+        }
+        (self.line, self.column)
+    }
+}
+
 /// The characters that start in `bytes` (UTF-8): bytes that are not
 /// continuation bytes.
 fn count_chars(bytes: &[u8]) -> usize {
@@ -186,5 +241,16 @@ mod tests {
             map.locate(d);
         }
         assert_eq!(many, one);
+    }
+
+    #[test]
+    fn locator_matches_source_map_in_any_order() {
+        let map = SourceMap::new("ab\ncé\r\nx\ry\r\n\n漢字z\r".to_string());
+        let mut loc = Locator::new(&map);
+        let n = map.text().len() as u32 + 2;
+        let order: Vec<u32> = (0..n).chain((0..n).rev()).chain((0..n).step_by(3)).chain([5, 2, 14, 1]).collect();
+        for off in order {
+            assert_eq!(loc.locate(off), map.line_column(off), "offset {off}");
+        }
     }
 }
