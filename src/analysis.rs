@@ -137,7 +137,7 @@ impl Analysis {
     /// The four orthogonal neighbours of a point of the board (some may be
     /// border cells).
     pub fn neighbors(&self, p: Pt) -> [Pt; 4] {
-        [p - self.stride, p - 1, p + 1, p + self.stride]
+        Analysis::neighbors_in(self.stride, p)
     }
 
     pub fn chains(&self) -> &[Chain] {
