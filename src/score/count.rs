@@ -277,12 +277,18 @@ pub fn necessary_connections(a: &Analysis, seki: &Seki, kinds: &mut [Kind]) {
 }
 
 /// The cells once each dame only one colour can fill without self-atari
-/// is filled, as the players would before counting.
+/// is filled, as the players would before counting: always the first such
+/// point in board order, then the scan starts again.
 fn fill_one_sided_dame(a: &Analysis, kinds: &[Kind]) -> Vec<Cell> {
     let mut cells = a.cells().to_vec();
+    // Points found not fillable, which stay so until a fill changes a chain
+    // beside them: the scan skips them (on an open board in play, most of
+    // the board is dame and each fill would otherwise ask every point again).
+    let mut settled = vec![false; cells.len()];
+    let mut flood = Flood::new(cells.len());
     'fill: loop {
         for d in 0..cells.len() as Pt {
-            if cells[d as usize] != Cell::Empty || kinds[d as usize] != Kind::Dame {
+            if settled[d as usize] || cells[d as usize] != Cell::Empty || kinds[d as usize] != Kind::Dame {
                 continue;
             }
             let mut safe = [Color::Black, Color::White]
@@ -290,10 +296,53 @@ fn fill_one_sided_dame(a: &Analysis, kinds: &[Kind]) -> Vec<Cell> {
                 .filter(|&c| a.neighbors(d).iter().any(|&n| cells[n as usize] == Cell::of(c)) && !Analysis::self_atari_in(&cells, a.stride(), d, c));
             if let (Some(color), None) = (safe.next(), safe.next()) {
                 cells[d as usize] = Cell::of(color);
+                flood.unsettle_beside_changed_chains(a, &cells, d, &mut settled);
                 continue 'fill;
             }
+            settled[d as usize] = true;
         }
         return cells;
+    }
+}
+
+/// Marks of the chains [`fill_one_sided_dame`] walks after a fill.
+struct Flood {
+    mark: Vec<u32>,
+    round: u32,
+    stack: Vec<Pt>,
+}
+
+impl Flood {
+    fn new(n: usize) -> Flood {
+        Flood { mark: vec![0; n], round: 0, stack: Vec::new() }
+    }
+
+    /// After a stone was put at `d`: whether a point may be filled depends
+    /// on its neighbours and on the liberties of the chains beside it, and
+    /// only the chain at `d` and the enemy chains beside `d` changed, so the
+    /// empty points beside their stones are asked again.
+    fn unsettle_beside_changed_chains(&mut self, a: &Analysis, cells: &[Cell], d: Pt, settled: &mut [bool]) {
+        self.round += 1;
+        let starts = std::iter::once(d).chain(a.neighbors(d).into_iter().filter(|&n| cells[n as usize].color().is_some()));
+        for start in starts {
+            if self.mark[start as usize] == self.round {
+                continue;
+            }
+            let own = cells[start as usize];
+            self.mark[start as usize] = self.round;
+            self.stack.push(start);
+            while let Some(p) = self.stack.pop() {
+                for n in a.neighbors(p) {
+                    let cell = cells[n as usize];
+                    if cell == Cell::Empty {
+                        settled[n as usize] = false;
+                    } else if cell == own && self.mark[n as usize] != self.round {
+                        self.mark[n as usize] = self.round;
+                        self.stack.push(n);
+                    }
+                }
+            }
+        }
     }
 }
 

@@ -151,9 +151,10 @@ pub enum Effort {
     /// the doubtful chains need (the figures of docs/accuracy.md).
     Final,
     /// A position in play (a resignation, a game stopped on time): one
-    /// round of playouts, no second phase and no probes, under a
-    /// millisecond on 19x19. Its dead stones are a guess at who owns what,
-    /// not a final count.
+    /// round of playouts, no second phase, no probes and no reading of
+    /// races, under a millisecond on 19x19. Its dead stones are a guess at
+    /// who owns what, not a final count: in play, a race is still to be
+    /// fought and a weak group may still run.
     InPlay,
 }
 
@@ -161,7 +162,7 @@ pub enum Effort {
 pub fn estimate_with(board: &Board, effort: Effort) -> Estimate {
     let params = match effort {
         Effort::Final => PARAMS,
-        Effort::InPlay => Params { max_playouts: 0, probe_playouts: 0, ..PARAMS },
+        Effort::InPlay => Params { max_playouts: 0, probe_playouts: 0, race: f64::INFINITY, ..PARAMS },
     };
     Estimator::new(board).run(&params).estimate
 }

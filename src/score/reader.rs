@@ -31,7 +31,7 @@
 //! Go's reading (attack and defence of strings, semeai, eye shapes) and of
 //! Benson's algorithm; no code is taken from any program.
 
-use crate::board::{Board, Cell, Pt};
+use crate::board::{Board, Cell, MAX_SIZE, Pt};
 
 /// A chain with this many liberties is out of tactical danger.
 pub const SAFE_LIBERTIES: usize = 4;
@@ -131,6 +131,8 @@ impl Position {
     /// The stones of the chain at `p` and its liberties (each sorted).
     fn chain(&self, p: usize) -> (Vec<usize>, Vec<usize>) {
         let c = self.cells[p];
+        let mut seen = Seen::new();
+        seen.insert(p);
         let mut stones = vec![p];
         let mut libs = Vec::new();
         let mut i = 0;
@@ -139,9 +141,9 @@ impl Position {
             i += 1;
             for n in self.nbrs(q) {
                 let x = self.cells[n];
-                if x == c && !stones.contains(&n) {
+                if x == c && seen.insert(n) {
                     stones.push(n);
-                } else if x == EMPTY && !libs.contains(&n) {
+                } else if x == EMPTY && seen.insert(n) {
                     libs.push(n);
                 }
             }
@@ -204,10 +206,15 @@ impl Position {
         let c = self.cells[p];
         let (stones, _) = self.chain(p);
         let mut out = Vec::new();
+        // Each enemy chain is walked once, from the first of its stones met.
+        let mut walked = Seen::new();
         for &s in &stones {
             for n in self.nbrs(s) {
-                if self.cells[n] == other(c) {
-                    let libs = self.liberties(n);
+                if self.cells[n] == other(c) && !walked.contains(n) {
+                    let (enemy, libs) = self.chain(n);
+                    for e in enemy {
+                        walked.insert(e);
+                    }
                     if libs.len() == 1 && !out.contains(&libs[0]) {
                         out.push(libs[0]);
                     }
@@ -460,6 +467,32 @@ impl Position {
             return None;
         }
         Some(best)
+    }
+}
+
+/// A set of points of a position, one bit a cell (the largest board fits):
+/// the walks over chains ask it instead of searching their lists.
+struct Seen([u64; SEEN_WORDS]);
+
+const SEEN_WORDS: usize = (MAX_SIZE + 2) * (MAX_SIZE + 2) / 64 + 1;
+
+impl Seen {
+    fn new() -> Seen {
+        Seen([0; SEEN_WORDS])
+    }
+
+    /// Adds `p`; whether it was not in the set.
+    #[inline]
+    fn insert(&mut self, p: usize) -> bool {
+        let (word, bit) = (p / 64, 1u64 << (p % 64));
+        let new = self.0[word] & bit == 0;
+        self.0[word] |= bit;
+        new
+    }
+
+    #[inline]
+    fn contains(&self, p: usize) -> bool {
+        self.0[p / 64] & (1u64 << (p % 64)) != 0
     }
 }
 
