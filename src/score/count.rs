@@ -281,9 +281,10 @@ pub fn necessary_connections(a: &Analysis, seki: &Seki, kinds: &mut [Kind]) {
 /// point in board order, then the scan starts again.
 fn fill_one_sided_dame(a: &Analysis, kinds: &[Kind]) -> Vec<Cell> {
     let mut cells = a.cells().to_vec();
-    // Points found not fillable, which stay so until a fill changes a chain
-    // beside them: the scan skips them (on an open board in play, most of
-    // the board is dame and each fill would otherwise ask every point again).
+    // Points found not fillable, which stay so until a fill changes what
+    // they depend on: the scan skips them (on an open board in play, most
+    // of the board is dame and each fill would otherwise ask every point
+    // again).
     let mut settled = vec![false; cells.len()];
     let mut flood = Flood::new(cells.len());
     'fill: loop {
@@ -295,8 +296,7 @@ fn fill_one_sided_dame(a: &Analysis, kinds: &[Kind]) -> Vec<Cell> {
                 .into_iter()
                 .filter(|&c| a.neighbors(d).iter().any(|&n| cells[n as usize] == Cell::of(c)) && !Analysis::self_atari_in(&cells, a.stride(), d, c));
             if let (Some(color), None) = (safe.next(), safe.next()) {
-                cells[d as usize] = Cell::of(color);
-                flood.unsettle_beside_changed_chains(a, &cells, d, &mut settled);
+                flood.fill(a, &mut cells, d, Cell::of(color), &mut settled);
                 continue 'fill;
             }
             settled[d as usize] = true;
@@ -305,7 +305,13 @@ fn fill_one_sided_dame(a: &Analysis, kinds: &[Kind]) -> Vec<Cell> {
     }
 }
 
-/// Marks of the chains [`fill_one_sided_dame`] walks after a fill.
+/// A chain with this many liberties or more gives every point beside it
+/// the same answer in [`fill_one_sided_dame`] (self-atari counts two
+/// liberties, and a point takes one of them away).
+const MANY_LIBERTIES: usize = 3;
+
+/// Walks over chains for [`fill_one_sided_dame`]: a mark per cell (the
+/// walk's number), so a walk needs no list search.
 struct Flood {
     mark: Vec<u32>,
     round: u32,
@@ -317,29 +323,71 @@ impl Flood {
         Flood { mark: vec![0; n], round: 0, stack: Vec::new() }
     }
 
-    /// After a stone was put at `d`: whether a point may be filled depends
-    /// on its neighbours and on the liberties of the chains beside it, and
-    /// only the chain at `d` and the enemy chains beside `d` changed, so the
-    /// empty points beside their stones are asked again.
-    fn unsettle_beside_changed_chains(&mut self, a: &Analysis, cells: &[Cell], d: Pt, settled: &mut [bool]) {
-        self.round += 1;
-        let starts = std::iter::once(d).chain(a.neighbors(d).into_iter().filter(|&n| cells[n as usize].color().is_some()));
-        for start in starts {
-            if self.mark[start as usize] == self.round {
+    /// Puts `stone` at `d` and unsettles the points whose answer it may
+    /// change. Whether an empty point may be filled depends on its
+    /// neighbours and on the liberties of the chains beside it, up to two
+    /// once the point itself is taken away; the fill changes the points
+    /// beside `d`, the chain it joins and the enemy chains beside it, and
+    /// a changed chain changes the answer beside it only if it had or has
+    /// fewer than [`MANY_LIBERTIES`] liberties.
+    fn fill(&mut self, a: &Analysis, cells: &mut [Cell], d: Pt, stone: Cell, settled: &mut [bool]) {
+        for n in a.neighbors(d) {
+            settled[n as usize] = false;
+        }
+        // The chains `d` joins, as they were.
+        let joined: Vec<Pt> = a.neighbors(d).into_iter().filter(|&n| cells[n as usize] == stone).collect();
+        self.unsettle_beside_short_chains(a, cells, &joined, settled);
+        cells[d as usize] = stone;
+        let enemies: Vec<Pt> = a.neighbors(d).into_iter().filter(|&n| cells[n as usize].color().is_some() && cells[n as usize] != stone).collect();
+        self.unsettle_beside_short_chains(a, cells, &enemies, settled);
+        self.unsettle_beside_short_chains(a, cells, &[d], settled);
+    }
+
+    /// Unsettles the empty points beside the chains at `starts` that have
+    /// fewer than [`MANY_LIBERTIES`] liberties.
+    fn unsettle_beside_short_chains(&mut self, a: &Analysis, cells: &[Cell], starts: &[Pt], settled: &mut [bool]) {
+        let mut walked: Vec<u32> = Vec::new();
+        for &start in starts {
+            // A stone keeps the mark of the walk over its chain until the
+            // next walk passes there: a chain met twice is walked once.
+            if walked.contains(&self.mark[start as usize]) {
                 continue;
             }
-            let own = cells[start as usize];
-            self.mark[start as usize] = self.round;
-            self.stack.push(start);
-            while let Some(p) = self.stack.pop() {
-                for n in a.neighbors(p) {
-                    let cell = cells[n as usize];
-                    if cell == Cell::Empty {
-                        settled[n as usize] = false;
-                    } else if cell == own && self.mark[n as usize] != self.round {
-                        self.mark[n as usize] = self.round;
-                        self.stack.push(n);
-                    }
+            let mut liberties = 0;
+            self.walk(a, cells, start, |_| {
+                liberties += 1;
+                liberties < MANY_LIBERTIES
+            });
+            walked.push(self.round);
+            if liberties < MANY_LIBERTIES {
+                self.walk(a, cells, start, |e| {
+                    settled[e as usize] = false;
+                    true
+                });
+                walked.push(self.round);
+            }
+        }
+    }
+
+    /// Visits each empty point beside the chain at `start` once, until
+    /// `visit` returns false.
+    fn walk(&mut self, a: &Analysis, cells: &[Cell], start: Pt, mut visit: impl FnMut(Pt) -> bool) {
+        self.round += 1;
+        let own = cells[start as usize];
+        self.mark[start as usize] = self.round;
+        self.stack.clear();
+        self.stack.push(start);
+        while let Some(p) = self.stack.pop() {
+            for n in a.neighbors(p) {
+                let cell = cells[n as usize];
+                if self.mark[n as usize] == self.round || (cell != Cell::Empty && cell != own) {
+                    continue;
+                }
+                self.mark[n as usize] = self.round;
+                if cell == own {
+                    self.stack.push(n);
+                } else if !visit(n) {
+                    return;
                 }
             }
         }
