@@ -9,6 +9,9 @@
 # BENCH_RUNS   timed runs of each command (default 3); the median is reported
 # KIFU_CORPUS  corpus root (default ../shared/corpus)
 # BENCH_SET    folder under the corpus to score (default kgs)
+# KIFU_BIN     the kifu binary to measure (default: cargo build --release, then a copy of it)
+# BENCH_BASELINE  another kifu binary (an older build) whose `score --jobs 1` and `--jobs 2`
+#              run in the same rounds, for a before/after ratio
 #
 # See benches/README.md, "score".
 set -eu
@@ -27,13 +30,17 @@ tmp="$(mktemp -d)"
 trap 'rm -rf "$tmp"' EXIT
 
 # A private copy of the release binary (others may rebuild meanwhile).
-cargo build --release
-cp target/release/kifu "$tmp/kifu"
+if [ -n "${KIFU_BIN:-}" ]; then
+    cp "$KIFU_BIN" "$tmp/kifu"
+else
+    cargo build --release
+    cp target/release/kifu "$tmp/kifu"
+fi
 
-python3 - "$tmp/kifu" "$runs" "$set_dir" <<'EOF'
+python3 - "$tmp/kifu" "$runs" "$set_dir" "${BENCH_BASELINE:-}" <<'EOF'
 import datetime, os, platform, re, resource, statistics, subprocess, sys, time
 
-kifu, runs, root = sys.argv[1], int(sys.argv[2]), sys.argv[3]
+kifu, runs, root, baseline = sys.argv[1], int(sys.argv[2]), sys.argv[3], sys.argv[4]
 
 
 def measure(cmd):
@@ -71,6 +78,8 @@ tools = [
     ("kifu score --finished-only --jobs 2", [kifu, "score", "--format", "json", "--quiet", "--finished-only", "--jobs", "2", root], finished),
     ("kifu check --score --jobs 2 (reference)", [kifu, "check", "--score", "--quiet", "--jobs", "2", root], games),
 ]
+if baseline:
+    tools += [(f"baseline score --jobs {j}", [baseline, "score", "--format", "json", "--quiet", "--jobs", str(j), root], games) for j in (1, 2)]
 walls = {name: [] for name, _, _ in tools}
 cpus = {name: [] for name, _, _ in tools}
 for r in range(runs):
@@ -96,6 +105,11 @@ rate = games / j2
 print()
 print(f"- --jobs 2 / --jobs 1 = {j1 / j2:.2f}x; kifu score --jobs 2: {rate:,.0f} games/s "
       f"(issue 18 goal >= 2,000: {'met' if rate >= 2000 else 'NOT met'}).")
+if baseline:
+    for j in (1, 2):
+        b = statistics.median(walls[f"baseline score --jobs {j}"]) / statistics.median(walls[f"kifu score --jobs {j}"])
+        c = statistics.median(cpus[f"baseline score --jobs {j}"]) / statistics.median(cpus[f"kifu score --jobs {j}"])
+        print(f"- --jobs {j}: the baseline ({baseline}) takes {b:.2f}x the wall time, {c:.2f}x the CPU time.")
 cpu = next((l.split(":", 1)[1].strip() for l in open("/proc/cpuinfo") if l.startswith("model name")), platform.processor())
 print(f"- Machine: {cpu} ({os.cpu_count()} logical CPUs). Whole processes (start, walk, read, parse, replay, "
       f"estimate, count, JSON out to /dev/null), medians of {runs} alternating runs; CPU = user + system time.")
