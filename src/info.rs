@@ -28,6 +28,8 @@ pub struct Normalised {
     pub handicap: u32,
     /// The rules preset `RU` names (`japanese`, `chinese`, ...).
     pub rules: Option<&'static str>,
+    /// The server whose quirks kifu reads the record by (`kgs`, `fox`).
+    pub source: Option<&'static str>,
 }
 
 /// A player's rank and whether the name is that of a known program.
@@ -110,6 +112,7 @@ pub fn normalise(game: &GameTree, summary: &Summary) -> Normalised {
         komi: komi.map(|k| k.points),
         handicap: props::handicap(root).ok().flatten().and_then(|h| u32::try_from(h).ok()).unwrap_or(0),
         rules: rules.map(|r| r.name),
+        source: crate::provenance::server(root).map(crate::provenance::Server::name),
     }
 }
 

@@ -26,6 +26,16 @@ pub enum Server {
     Fox,
 }
 
+impl Server {
+    /// The name `info` gives it (`normalised.source`).
+    pub fn name(self) -> &'static str {
+        match self {
+            Server::Kgs => "kgs",
+            Server::Fox => "fox",
+        }
+    }
+}
+
 /// What a record's origin changes for one game.
 #[derive(Debug, Clone)]
 pub struct Provenance {

@@ -149,6 +149,7 @@ fn info_json_normalises_ranks_date_result_and_fox_komi() {
     assert_eq!(n["result"], serde_json::json!({"winner": "W", "margin": 5.5, "reason": "score"}));
     assert_eq!(n["rules"], "chinese");
     assert_eq!(n["handicap"], 0);
+    assert_eq!(n["source"], "fox", "read as a Fox record");
     assert_eq!(doc["summary"]["komi"], 375.0, "the summary keeps the value as written");
 }
 
@@ -181,7 +182,7 @@ fn info_csv_has_a_header_and_a_quoted_row_a_game() {
     assert!(lines[0].starts_with("file,game,size,black,black_rank,black_rank_value,black_bot,"), "{}", lines[0]);
     assert_eq!(
         lines[1],
-        "fixtures/info/fox-stone-komi-and-ranks.sgf,1,19x19,\"Zen19D, test\",3d?,3,true,柯洁,P9段,18,false,2017-08-09,W+2.75,W,5.5,score,7.5,0,chinese,3"
+        "fixtures/info/fox-stone-komi-and-ranks.sgf,1,19x19,\"Zen19D, test\",3d?,3,true,柯洁,P9段,18,false,2017-08-09,W+2.75,W,5.5,score,7.5,0,chinese,3,fox"
     );
     assert!(lines[2].starts_with("fixtures/example-game.sgf,1,9x9,Honinbo Shusaku,"), "{}", lines[2]);
 }

@@ -60,6 +60,7 @@ pub const CSV_COLUMNS: &[&str] = &[
     "handicap",
     "rules",
     "moves",
+    "source",
 ];
 
 pub fn write_csv_header(out: &mut dyn Write) -> io::Result<()> {
@@ -88,6 +89,7 @@ pub fn write_csv_row(out: &mut dyn Write, file: &str, game: usize, s: &Summary, 
         n.handicap.to_string(),
         n.rules.unwrap_or_default().to_string(),
         s.moves.len().to_string(),
+        n.source.unwrap_or_default().to_string(),
     ]);
     let quoted: Vec<String> = cells.iter().map(|c| csv_cell(c)).collect();
     writeln!(out, "{}", quoted.join(","))
