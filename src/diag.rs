@@ -315,8 +315,8 @@ codes! {
             "`RE[]` is not `B+2.5`, `W+R`, `B+T`, `B+F`, `0`, `Draw`, `Void` or `?` as FF[4] writes them. Only info when just the spelling is off (`draw`, `B+Resign`): the result is still read.",
             Record "(;GM[1]FF[4]SZ[9]RU[Japanese]KM[6.5]RE[john wins];B[ee])";
         ResultMismatch = "result-mismatch", Warning,
-            "The recount disagrees with the margin RE[] records.",
-            "The recount of the final position, under the game's rules and komi, gives another winner or margin than `RE[]`. The message names both and the likely cause (an unfinished game, dead stones kifu was unsure of, komi). `kifu score` shows the count and its map.",
+            "The recount disagrees with the margin RE[] records, and kifu is sure of it.",
+            "The recount of the final position, under the game's rules and komi, gives another winner or margin than `RE[]`, and either the komi cannot give RE's margin (`KM[0]` where 6.5 was played, a Fox komi in stones read as points: the message names the komi that makes RE fit), or the recount is sure (the game ended with two passes or markup, kifu was sure of every group, no ko is left open) and no counting convention explains the difference (\"cause: none found\"). Such a record most likely has a wrong `RE[]` or `KM[]`. Where kifu cannot be sure, the same disagreement is `result-unverified`. `kifu score` shows the count and its map.",
             Record "(;GM[1]FF[4]SZ[5]RU[Japanese]KM[0.5]RE[W+10.5];B[cc];W[];B[])";
         MissingKomi = "missing-komi", Warning,
             "The game has no usable KM[]; it was scored with komi 0.",
@@ -338,6 +338,10 @@ codes! {
             "Under Japanese rules (Art. 14) the player who made an illegal move loses the game.",
             "With `--score` under Japanese rules, an illegal move (`ko`, `double-move`) decides the game against whoever made it, whatever `RE[]` says. The note names the move.",
             Record "(;GM[1]FF[4]SZ[9]RU[Japanese]KM[6.5]RE[W+R];B[dc];W[ec];B[cd];W[fd];B[de];W[ee];B[gg];W[dd];B[ed];W[dd])";
+        ResultUnverified = "result-unverified", Info,
+            "The recount disagrees with RE[], but kifu cannot be sure: the message says what explains it.",
+            "The recount disagrees with `RE[]`, but a counting convention explains the difference (RE is the count under another `--seki-eyes` rule, or without the necessary connections), or kifu cannot be sure of its recount: the game does not end with two passes or markup, kifu was unsure of some group, or a chain is left in atari (an open ko). The message names the cause kifu checked by recounting: the convention, the groups whose status would make RE fit (their points, \"dead in the recount, alive in RE's count\"), the unfinished position, or \"none found\"; then why it is not sure. `kifu score --format json` gives the same as `verified`, `cause` and `doubts`.",
+            Record "(;GM[1]FF[4]SZ[5]RU[Japanese]KM[0.5]RE[W+10.5];B[cc])";
         MissingMarkup = "missing-markup", Warning,
             "--dead-stones markup on a game with no TB/TW/DD markup at its end: no territory or dead stones were counted.",
             "`--dead-stones markup` takes the dead stones and the territory from the `TB`/`TW`/`DD` markup of the last node of the line scored. A game without any there was counted with no territory and no dead stones, which is seldom the right count: `--dead-stones auto` (the default) estimates them instead.",
