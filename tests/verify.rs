@@ -47,14 +47,14 @@ fn a_sure_recount_that_nothing_explains_is_a_mismatch() {
     let json = score_json("fixtures/score/result-mismatch.sgf");
     assert_eq!(json["verified"], false);
     assert_eq!(json["doubts"], Value::Array(Vec::new()));
-    assert!(json["cause"].as_str().unwrap().starts_with("cause: none found"), "{json}");
+    assert!(json["cause"].as_str().unwrap().starts_with("none found (checked: komi"), "{json}");
 }
 
 #[test]
 fn a_komi_the_margin_cannot_come_from_is_a_mismatch_naming_the_komi_that_fits() {
     let (code, severity, message) = verdict_of("fixtures/score/result-mismatch-komi.sgf");
     assert_eq!((code.as_str(), severity.as_str()), ("result-mismatch", "warning"));
-    assert!(message.contains("cannot come from komi 0: komi 6.5 makes RE fit"), "{message}");
+    assert!(message.contains("; cause: RE's margin cannot come from komi 0: komi 6.5 makes RE fit"), "{message}");
 }
 
 #[test]
@@ -97,8 +97,8 @@ fn a_confirmed_result_is_verified_and_gives_no_diagnostic() {
 #[test]
 fn score_text_says_whether_the_disagreement_is_sure() {
     let text = |file: &str| String::from_utf8(kifu().args(["score", file]).output().unwrap().stdout).unwrap();
-    assert!(text("fixtures/score/result-mismatch-komi.sgf").contains("recorded RE[W+6.5]: DISAGREES (RE's margin cannot come from komi 0"));
+    assert!(text("fixtures/score/result-mismatch-komi.sgf").contains("recorded RE[W+6.5]: DISAGREES (cause: RE's margin cannot come from komi 0"));
     let unfinished = text("fixtures/score/result-unverified-unfinished.sgf");
-    assert!(unfinished.contains("recorded RE[B+10]: disagrees, unverified (the game is unfinished"), "{unfinished}");
+    assert!(unfinished.contains("recorded RE[B+10]: disagrees, unverified (cause: the game is unfinished"), "{unfinished}");
     assert!(unfinished.contains("not sure: the game is unfinished"), "{unfinished}");
 }

@@ -486,7 +486,7 @@ mod tests {
 
     #[test]
     fn the_eyes_of_a_seki_under_each_tax() {
-        let rules = |tax, seki_eye_rule| CountRules { scoring: Scoring::Territory, tax, seki_eye_rule };
+        let rules = |tax, seki_eye_rule| CountRules { scoring: Scoring::Territory, tax, seki_eye_rule, connections: true };
         let art8 = assert_counted(SEKI_WITH_EYES, JAPANESE, &["XXXXXXXXb", "XOOOOOOXb", "eXsOeOOXb"]);
         assert_eq!(art8.seki.dame.len(), 1);
         // KGS: A1 counts, since the outer chain around it is at no seki dame.
