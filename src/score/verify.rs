@@ -126,9 +126,12 @@ impl Verdict {
     /// mismatch: for messages.
     pub fn explanation(&self) -> String {
         let mut text = self.cause.as_ref().map(|c| format!("cause: {c}")).unwrap_or_default();
-        if !self.is_mismatch() && !self.doubts.is_empty() {
+        // An unfinished game's cause says so already.
+        let unfinished_said = matches!(self.cause, Some(Cause::Unfinished { .. }));
+        let doubts: Vec<Doubt> = self.doubts.iter().copied().filter(|&d| !(unfinished_said && d == Doubt::Unfinished)).collect();
+        if !self.is_mismatch() && !doubts.is_empty() {
             text.push_str("; not sure: ");
-            text.push_str(&self.doubts_text());
+            text.push_str(&doubts_text(&doubts));
         }
         text
     }
@@ -136,17 +139,20 @@ impl Verdict {
     /// Why the recount cannot be sure, for messages: `the game is
     /// unfinished, kifu is unsure of some groups`.
     pub fn doubts_text(&self) -> String {
-        let named: Vec<&str> = self
-            .doubts
-            .iter()
-            .map(|d| match d {
-                Doubt::Unfinished => "the game is unfinished",
-                Doubt::UnsureGroups => "kifu is unsure of some groups",
-                Doubt::OpenKo => "a chain is left in atari (an open ko)",
-            })
-            .collect();
-        named.join(", ")
+        doubts_text(&self.doubts)
     }
+}
+
+fn doubts_text(doubts: &[Doubt]) -> String {
+    let named: Vec<&str> = doubts
+        .iter()
+        .map(|d| match d {
+            Doubt::Unfinished => "the game is unfinished",
+            Doubt::UnsureGroups => "kifu is unsure of some groups",
+            Doubt::OpenKo => "a chain is left in atari (an open ko)",
+        })
+        .collect();
+    named.join(", ")
 }
 
 fn as_text<S: Serializer>(cause: &Option<Cause>, s: S) -> Result<S::Ok, S::Error> {
@@ -334,17 +340,25 @@ fn convention_cause(r: &Recounted<'_>) -> Option<Cause> {
 /// pairs, and all together.
 fn groups_cause(r: &Recounted<'_>) -> Option<Cause> {
     let rules = CountRules::of(&r.rules?);
-    let n = r.doubted.len();
-    let mut tries: Vec<Vec<Pt>> = r.doubted.iter().map(|&p| vec![p]).collect();
+    // One point per chain: two doubts may name the same chain.
+    let mut chains: Vec<Vec<Pt>> = Vec::new();
+    for &p in r.doubted {
+        if !chains.iter().any(|c| c.contains(&p)) {
+            chains.push(r.board.chain(p));
+        }
+    }
+    let doubted: Vec<Pt> = chains.iter().map(|c| c[0]).collect();
+    let n = doubted.len();
+    let mut tries: Vec<Vec<Pt>> = doubted.iter().map(|&p| vec![p]).collect();
     if n <= MAX_PAIRED {
         for i in 0..n {
             for j in i + 1..n {
-                tries.push(vec![r.doubted[i], r.doubted[j]]);
+                tries.push(vec![doubted[i], doubted[j]]);
             }
         }
     }
     if n > 2 {
-        tries.push(r.doubted.to_vec());
+        tries.push(doubted.clone());
     }
     tries.into_iter().find_map(|flipped| {
         let dead = flip(r.board, r.dead, &flipped);

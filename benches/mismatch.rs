@@ -7,9 +7,9 @@
 //! otherwise the estimate), each altered copy parsed again from its bytes.
 //!
 //! ```text
-//! cargo bench --bench verify               # the figures: all, tuning half, held-out half
-//! cargo bench --bench verify -- list       # and every warning on a recorded RE, with its message
-//! BENCH_JOBS=1 KIFU_CORPUS=/path/to/corpus cargo bench --bench verify
+//! cargo bench --bench mismatch               # the figures: all, tuning half, held-out half
+//! cargo bench --bench mismatch -- list       # and every warning on a recorded RE, with its message
+//! BENCH_JOBS=1 KIFU_CORPUS=/path/to/corpus cargo bench --bench mismatch
 //! ```
 //!
 //! The games: KGS games whose `RE[]` has a margin and whose line ends with
@@ -55,11 +55,13 @@ fn judged(s: &GameScore) -> Judged {
     let cause = match &s.verdict.cause {
         None => "agrees",
         Some(Cause::Komi { .. }) => "komi",
+        Some(Cause::OtherWinner { .. }) => "other winner",
         Some(Cause::Convention { .. }) => "convention",
         Some(Cause::Groups { .. }) => "groups",
+        Some(Cause::Small { .. }) => "a point or two",
         Some(Cause::Unfinished { .. }) => "unfinished",
         Some(Cause::NoneFound) if s.verdict.doubts.is_empty() => "none found, sure",
-        Some(Cause::NoneFound) => "none found, unsure",
+        Some(Cause::NoneFound) => "none found, with doubts",
     };
     let text = format!("RE[{}] recount {}: {}", s.recorded.as_deref().unwrap_or(""), s.result, s.verdict.explanation());
     Judged { warned: s.verdict.is_mismatch(), cause, text }
@@ -124,7 +126,7 @@ fn main() {
     let list = std::env::args().skip(1).any(|a| a == "list");
     let kgs = corpus().join("kgs");
     if !kgs.is_dir() {
-        println!("verify bench: SKIPPED: {} is absent (the corpus is not part of a user's clone)", kgs.display());
+        println!("mismatch bench: SKIPPED: {} is absent (the corpus is not part of a user's clone)", kgs.display());
         return;
     }
     let jobs: usize = std::env::var("BENCH_JOBS").ok().and_then(|v| v.parse().ok()).filter(|&n| n > 0).unwrap_or(2);
@@ -143,7 +145,7 @@ fn main() {
     });
     rows.sort_by(|a, b| a.name.cmp(&b.name));
     println!(
-        "verify bench: {} KGS files, {} counted games (RE with a margin, two passes), in {:.1?} ({jobs} threads); {} {}",
+        "mismatch bench: {} KGS files, {} counted games (RE with a margin, two passes), in {:.1?} ({jobs} threads); {} {}",
         files.len(),
         rows.len(),
         t.elapsed(),
