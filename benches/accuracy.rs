@@ -206,7 +206,7 @@ fn main() {
                 e.recorded.as_deref().unwrap_or("?"),
                 e.result,
                 e.dead_stones.len(),
-                e.unsure.join(" ")
+                e.unsure_groups.iter().map(|g| format!("{}:{}", g.point, g.reason)).collect::<Vec<_>>().join(" ")
             );
         }
     }

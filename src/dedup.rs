@@ -23,46 +23,70 @@ pub const MIN_MOVES: usize = 20;
 pub fn fingerprint(game: &GameTree) -> Option<u64> {
     let root = game.root();
     let size = props::board_size(root).ok()?;
-    let mut moves = Vec::with_capacity(game.len());
+    let setup = [root.get("AB"), root.get("AW")].map(|p| p.map(|p| props::parse_elist_of_point(p.values().map(|v| v.text())).unwrap_or_default()));
+    // Two passes over the tree's main line, no list of the moves: the
+    // first few moves decide the symmetry, then the line is hashed under it.
+    let symmetry = canonical_symmetry(game, &setup, size);
+    let (mut moves, mut line) = (0, 0u64);
+    for_each_move(game, size, |mv| {
+        moves += 1;
+        line = step(line, move_code(mv, symmetry, size));
+        true
+    });
+    if moves < MIN_MOVES {
+        return None;
+    }
+    let size_code = (u64::from(size.width) << 8) | u64::from(size.height);
+    Some(mix(line ^ mix(setup_code(&setup, symmetry, size)) ^ size_code))
+}
+
+/// Calls `visit` with each readable move of the main line, in order,
+/// while it returns `true`.
+#[inline(always)]
+fn for_each_move(game: &GameTree, size: BoardSize, mut visit: impl FnMut(Move) -> bool) {
     for node in game.main_line() {
-        // Most nodes are one move on a point, marked by the parser: its
-        // letters in hand, no property records to read.
-        if let Some((_, _, letters)) = node.marked_plain_move() {
-            moves.extend(read_move(&letters, size));
+        // Most nodes are one move on a point, marked by the parser: two
+        // lower-case letters in hand, a point unless they are `tt` (a pass
+        // up to 19x19, which `read_move` tells), no property records to read.
+        if let Some((_, _, [x, y])) = node.marked_plain_move()
+            && [x, y] != *b"tt"
+        {
+            if !visit(Move::Play(Point::new(x - b'a', y - b'a'))) {
+                return;
+            }
             continue;
         }
         for property in node.properties() {
-            if property.code() == PropId::B || property.code() == PropId::W {
-                moves.extend(property.only_value().and_then(|v| read_move(v.bytes(), size)));
+            if (property.code() == PropId::B || property.code() == PropId::W)
+                && let Some(mv) = property.only_value().and_then(|v| read_move(v.bytes(), size))
+                && !visit(mv)
+            {
+                return;
             }
         }
     }
-    if moves.len() < MIN_MOVES {
-        return None;
-    }
-    let setup = [root.get("AB"), root.get("AW")].map(|p| p.map(|p| props::parse_elist_of_point(p.values().map(|v| v.text())).unwrap_or_default()));
-    let symmetry = canonical_symmetry(&moves, &setup, size);
-    let line = moves.iter().fold(0u64, |h, mv| step(h, move_code(*mv, symmetry, size)));
-    let size_code = (u64::from(size.width) << 8) | u64::from(size.height);
-    Some(mix(line ^ mix(setup_code(&setup, symmetry, size)) ^ size_code))
 }
 
 /// The symmetry under which the game reads smallest (setup first, then the
 /// moves in order). The first corner move usually decides it, so this costs
 /// a few steps, not eight passes.
-fn canonical_symmetry(moves: &[Move], setup: &[Option<Vec<Point>>; 2], size: BoardSize) -> Symmetry {
+fn canonical_symmetry(game: &GameTree, setup: &[Option<Vec<Point>>; 2], size: BoardSize) -> Symmetry {
     let mut candidates: Vec<Symmetry> = symmetries(size).to_vec();
     let keep_smallest = |candidates: &mut Vec<Symmetry>, key: &dyn Fn(Symmetry) -> u64| {
         let smallest = candidates.iter().map(|s| key(*s)).min().unwrap_or(0);
         candidates.retain(|s| key(*s) == smallest);
     };
-    keep_smallest(&mut candidates, &|s| setup_code(setup, s, size));
-    for mv in moves {
-        if candidates.len() == 1 {
-            break;
-        }
-        keep_smallest(&mut candidates, &|s| move_code(*mv, s, size));
+    // Without setup stones every symmetry gives the same setup code.
+    if setup.iter().flatten().any(|points| !points.is_empty()) {
+        keep_smallest(&mut candidates, &|s| setup_code(setup, s, size));
     }
+    for_each_move(game, size, |mv| {
+        if candidates.len() == 1 {
+            return false;
+        }
+        keep_smallest(&mut candidates, &|s| move_code(mv, s, size));
+        true
+    });
     candidates[0]
 }
 

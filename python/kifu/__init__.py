@@ -60,6 +60,14 @@ class Side(TypedDict):
     total: float
 
 
+class UnsureGroup(TypedDict):
+    """A chain the estimator was unsure of: one stone, why, and the call it kept."""
+
+    point: str
+    reason: str
+    dead: bool
+
+
 class ScoreResult(TypedDict):
     """What ``kifu.score()`` returns for a game: the fields of ``kifu score --format json``."""
 
@@ -74,6 +82,7 @@ class ScoreResult(TypedDict):
     dead_stones: List[str]
     seki_points: List[str]
     unsure: List[str]
+    unsure_groups: List[UnsureGroup]
     dead_stones_from: str
     winner: Optional[str]
     margin: float
@@ -96,6 +105,7 @@ __all__ = [
     "Players",
     "Replay",
     "ScoreResult",
+    "UnsureGroup",
     "Side",
     "__version__",
     "check",

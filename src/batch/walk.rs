@@ -315,7 +315,11 @@ impl Walk {
     fn walk_dir(&self, dir: &Path, f: &mut dyn FnMut(Found) -> ControlFlow<()>) -> ControlFlow<()> {
         let absolute_dir = std::path::absolute(dir).unwrap_or_else(|_| dir.to_path_buf());
         let depth = if self.recursive { usize::MAX } else { 1 };
-        let walker = walkdir::WalkDir::new(dir).follow_links(true).max_depth(depth).sort_by_file_name().into_iter();
+        // In file-name order, compared as whole paths: entries of one folder
+        // share its path up to their names, so the order is the same, and
+        // `file_name()` would parse each path again at every comparison (3% of
+        // a check of the KGS tree).
+        let walker = walkdir::WalkDir::new(dir).follow_links(true).max_depth(depth).sort_by(|a, b| a.path().as_os_str().cmp(b.path().as_os_str())).into_iter();
         let walker = walker.filter_entry(|e| e.depth() == 0 || (self.hidden || !is_hidden(e)) && !self.ignored(&absolute_dir, dir, e) && !self.skipped(e));
         // The canonical path of a file is the folder's and its relative
         // path, unless a link leads to it: resolving every path would cost

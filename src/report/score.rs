@@ -85,9 +85,16 @@ pub fn write_text(out: &mut dyn Write, scored: &Scored<'_>, style: Style) -> io:
         writeln!(out, "  counted before the end (the line does not end with two passes): an estimate of a position in play, not a final count")?;
     }
     let map = &s.map;
-    if !s.unsure.is_empty() {
+    if !s.unsure_groups.is_empty() {
         // Named as the map names them: A-T, rows from the bottom.
-        let named: Vec<String> = s.unsure.iter().map(|p| Point::parse(p).map_or_else(|_| p.clone(), |p| p.to_coordinate(map.height()))).collect();
+        let named: Vec<String> = s
+            .unsure_groups
+            .iter()
+            .map(|g| {
+                let point = Point::parse(&g.point).map_or_else(|_| g.point.clone(), |p| p.to_coordinate(map.height()));
+                format!("{point} ({})", g.why)
+            })
+            .collect();
         writeln!(out, "  unsure of the groups at: {}", Escaped(&named.join(", ")))?;
     }
     let cell = |x, y| match map.get(x, y) {

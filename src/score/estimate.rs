@@ -58,15 +58,76 @@ use crate::analysis::Analysis;
 use crate::board::{Board, Cell, Pt};
 use crate::score::reader::{self, Outcome};
 
-/// What [`estimate`] decided about a final position. Every list is sorted.
-#[derive(Debug, Clone, Default, PartialEq, Eq)]
+/// What [`estimate`] decided about a final position. Every list is sorted
+/// by point.
+#[derive(Debug, Clone, Default, PartialEq)]
 pub struct Estimate {
     /// Every dead stone (each point of each dead chain).
     pub dead: Vec<Pt>,
-    /// One point per chain the estimator was unsure of (it kept its call, but says so).
-    pub unsure: Vec<Pt>,
+    /// The chains the estimator was unsure of (it kept its call, but says so).
+    pub unsure: Vec<Doubt>,
     /// Empty points that are dame of a seki, and the chains in seki (one point each).
     pub seki_points: Vec<Pt>,
+    /// Every chain the playouts judged (neither pass-alive nor inside the
+    /// other colour's pass-alive territory), with its call.
+    pub chains: Vec<ChainCall>,
+}
+
+/// The estimator's call on one chain.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct ChainCall {
+    /// The chain's first stone, row by row.
+    pub point: Pt,
+    pub dead: bool,
+    /// The share of the playouts in which the chain's points (with its
+    /// group's) ended its colour's: dead below about 0.55.
+    pub share: f32,
+}
+
+/// A chain whose call the estimator is unsure of, and why.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct Doubt {
+    /// The chain's first stone, row by row.
+    pub point: Pt,
+    pub reason: DoubtReason,
+    /// The call kept.
+    pub dead: bool,
+    pub share: f32,
+}
+
+/// Why a chain's call is unsure. The names are part of the JSON contract.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord)]
+pub enum DoubtReason {
+    /// A ko next to the chain is left open.
+    Ko,
+    /// Its eye space has a vital point nobody took (who plays it first decides).
+    EyeShape,
+    /// A capturing race with an adjacent enemy chain is left open.
+    Race,
+    /// The playouts split on it with none of the above to tell why.
+    Split,
+}
+
+impl DoubtReason {
+    /// The name in JSON.
+    pub fn name(self) -> &'static str {
+        match self {
+            DoubtReason::Ko => "ko",
+            DoubtReason::EyeShape => "eye-shape",
+            DoubtReason::Race => "race",
+            DoubtReason::Split => "split",
+        }
+    }
+
+    /// A few words for people.
+    pub fn describe(self) -> &'static str {
+        match self {
+            DoubtReason::Ko => "ko left open",
+            DoubtReason::EyeShape => "vital point of its eye shape left empty",
+            DoubtReason::Race => "capturing race left open",
+            DoubtReason::Split => "the playouts split",
+        }
+    }
 }
 
 /// The estimator's settings.
@@ -163,7 +224,7 @@ pub fn estimate_with(board: &Board, effort: Effort) -> Estimate {
         Effort::Final => PARAMS,
         Effort::InPlay => Params { max_playouts: 0, probe_playouts: 0, ..PARAMS },
     };
-    Estimator::new(board).run(&params).estimate
+    Estimator::new(board).run(&params)
 }
 
 /// Bent four in the corner, as the game ends: the defender's corner eye
@@ -230,6 +291,8 @@ struct Estimator {
     /// territory.
     pass_alive: Vec<bool>,
     sure_dead: Vec<bool>,
+    /// Per chain, its number of liberties.
+    liberties: Vec<u32>,
     hash: u64,
 }
 
@@ -255,6 +318,7 @@ impl Estimator {
             stones: Vec::new(),
             pass_alive: Vec::new(),
             sure_dead: Vec::new(),
+            liberties: Vec::new(),
             hash: board.hash(),
         };
         for (id, chain) in analysis.chains().iter().enumerate() {
@@ -265,6 +329,7 @@ impl Estimator {
             }
             e.chains.push(Chain { color: cell_code(Cell::of(chain.color)), start, len: chain.stones.len() as u32 });
             e.pass_alive.push(chain.pass_alive);
+            e.liberties.push(chain.liberties.len() as u32);
             e.sure_dead.push(analysis.pass_alive_area(chain.stones[0]) == Some(chain.color.opponent()));
         }
         e
@@ -279,7 +344,7 @@ impl Estimator {
         &self.stones[c.start as usize..(c.start + c.len) as usize]
     }
 
-    fn run(&self, params: &Params) -> Detail {
+    fn run(&self, params: &Params) -> Estimate {
         let nchains = self.chains.len();
         let (pass_alive, sure_dead) = (&self.pass_alive, &self.sure_dead);
         let undecided: Vec<usize> = (0..nchains).filter(|&i| !pass_alive[i] && !sure_dead[i]).collect();
@@ -391,7 +456,7 @@ impl Estimator {
                 dead_chain[id] = true;
             }
             if s >= params.unsure.0 && s < params.unsure.1 {
-                unsure.push(self.chain_stones(id)[0] as Pt);
+                unsure.push(id);
             }
         }
 
@@ -456,9 +521,75 @@ impl Estimator {
             dead.extend(self.chain_stones(id).iter().map(|&p| p as Pt));
         }
         dead.sort_unstable();
-        unsure.sort_unstable();
         seki_points.sort_unstable();
-        Detail { estimate: Estimate { dead, unsure, seki_points }, pass_alive: pass_alive.clone(), sure_dead: sure_dead.clone() }
+        let call = |id: usize| ChainCall { point: self.chain_stones(id)[0] as Pt, dead: dead_chain[id], share: shares[id] as f32 };
+        let kos = self.open_kos();
+        let mut unsure: Vec<Doubt> = unsure
+            .into_iter()
+            .map(|id| {
+                let reason = self.doubt_reason(id, &root, &shares, &linked, &kos, &position);
+                let ChainCall { point, dead, share } = call(id);
+                Doubt { point, reason, dead, share }
+            })
+            .collect();
+        unsure.sort_unstable_by_key(|d| d.point);
+        let mut chains: Vec<ChainCall> = (0..nchains).filter(|&id| linked[id]).map(call).collect();
+        chains.sort_unstable_by_key(|c| c.point);
+        Estimate { dead, unsure, seki_points, chains }
+    }
+
+    /// Why the estimator is unsure of the chain: a ko beside its group, a
+    /// vital point of its group's eye space left empty, a race with an
+    /// adjacent enemy chain the playouts are in doubt about too (a share
+    /// between 0.2 and 0.8), or none of these.
+    fn doubt_reason(&self, id: usize, root: &[usize], shares: &[f64], linked: &[bool], kos: &[[usize; 2]], position: &reader::Position) -> DoubtReason {
+        let group: Vec<usize> =
+            (0..self.chains.len()).filter(|&j| linked[j] && root[j] == root[id]).flat_map(|j| self.chain_stones(j).iter().copied()).collect();
+        let near = |p: usize| group.iter().any(|&s| s == p || self.nbrs(s).contains(&p));
+        if kos.iter().any(|&[point, stone]| near(point) || near(stone)) {
+            return DoubtReason::Ko;
+        }
+        if reader::status_of(position, &group).reason == reader::VITAL_POINT_EMPTY {
+            return DoubtReason::EyeShape;
+        }
+        let color = self.chains[id].color;
+        let in_doubt = |share: f64| (0.2..0.8).contains(&share);
+        let racing = group.iter().flat_map(|&s| self.nbrs(s)).any(|q| {
+            let other = self.chain_of[q];
+            other != NO_CHAIN && linked[other as usize] && self.chains[other as usize].color != color && in_doubt(shares[other as usize])
+        });
+        if racing { DoubtReason::Race } else { DoubtReason::Split }
+    }
+
+    /// The open kos: an empty point every neighbour of which is one
+    /// colour's stone or the edge, one of those stones alone and in atari
+    /// (the other colour captures it there and can be captured back at
+    /// once). Each as [the empty point, the stone in atari].
+    fn open_kos(&self) -> Vec<[usize; 2]> {
+        let mut kos = Vec::new();
+        for &p in &self.points {
+            if self.cells[p] != EMPTY {
+                continue;
+            }
+            let around = self.nbrs(p);
+            let stones: Vec<usize> = around.into_iter().filter(|&q| self.cells[q] != BORDER).collect();
+            let Some(&first) = stones.first() else { continue };
+            let color = self.cells[first];
+            if color == EMPTY || stones.iter().any(|&q| self.cells[q] != color) {
+                continue;
+            }
+            let in_atari: Vec<usize> = stones.iter().copied().filter(|&q| self.chain_liberties(self.chain_of[q] as usize) == 1).collect();
+            if let [stone] = in_atari[..] {
+                if self.chains[self.chain_of[stone] as usize].len == 1 {
+                    kos.push([p, stone]);
+                }
+            }
+        }
+        kos
+    }
+
+    fn chain_liberties(&self, id: usize) -> usize {
+        self.liberties[id] as usize
     }
 
     /// Whether the group keeps at least `probe_alive` of its points after
@@ -802,15 +933,6 @@ impl Counts {
     fn new(n: usize) -> Counts {
         Counts { own: [vec![0; n], vec![0; n]], neutral: vec![0; n], playouts: 0 }
     }
-}
-
-/// The estimate with what it was made from, chain by chain (chain ids of
-/// [`Estimator`]); the unit tests read it all.
-#[cfg_attr(not(test), allow(dead_code))]
-struct Detail {
-    estimate: Estimate,
-    pass_alive: Vec<bool>,
-    sure_dead: Vec<bool>,
 }
 
 /// Deterministic random numbers: splitmix64 for the seed, xorshift64* after.
@@ -1379,6 +1501,52 @@ mod tests {
     }
 
     #[test]
+    fn an_open_ko_is_a_lone_stone_in_atari_that_can_be_taken_back() {
+        let b = board_from(&[
+            ".......", //
+            "..XO...", //
+            ".XO.O..", //
+            "..XO...", //
+            ".......",
+        ]);
+        let est = Estimator::new(&b);
+        let at = |x, y| b.point(x, y).expect("on the board") as usize;
+        assert_eq!(est.open_kos(), vec![[at(3, 2), at(2, 2)]]);
+        // Two stones in atari: taking them is no ko.
+        let b = board_from(&[
+            ".......", //
+            ".XXO...", //
+            "XOO.O..", //
+            ".XXO...", //
+            ".......",
+        ]);
+        assert!(Estimator::new(&b).open_kos().is_empty());
+    }
+
+    #[test]
+    fn an_unsure_chain_says_why_ko_race_or_split() {
+        let reason_at = |rows: &[&str], (x, y): (usize, usize), share_of_others: f64| {
+            let b = board_from(rows);
+            let est = Estimator::new(&b);
+            let linked = vec![true; est.chains.len()];
+            let root = est.groups(&linked);
+            let id = est.chain_of[b.point(x, y).unwrap() as usize] as usize;
+            let shares: Vec<f64> = (0..est.chains.len()).map(|j| if j == id { 0.5 } else { share_of_others }).collect();
+            let position = reader::Position::from_cells(est.stride, &est.cells);
+            est.doubt_reason(id, &root, &shares, &linked, &est.open_kos(), &position)
+        };
+        let race = [".......", "..XO...", "..XO...", ".......", "......."];
+        assert_eq!(reason_at(&race, (2, 1), 0.5), DoubtReason::Race);
+        // The enemy chain beside it is settled: no race.
+        assert_eq!(reason_at(&race, (2, 1), 0.95), DoubtReason::Split);
+        let ko = [".......", "..XO...", ".XO.O..", "..XO...", "......."];
+        assert_eq!(reason_at(&ko, (2, 1), 0.5), DoubtReason::Ko);
+        // A straight three in the corner, its middle point empty.
+        let three = ["...X...", "XXXX...", "OOOO...", ".......", "......."];
+        assert_eq!(reason_at(&three, (0, 1), 0.95), DoubtReason::EyeShape);
+    }
+
+    #[test]
     fn dead_single_stone_inside_territory() {
         let b = board_from(&[
             ".....X.O.", //
@@ -1426,10 +1594,12 @@ mod tests {
             ".........",
         ]);
         let est = Estimator::new(&b);
-        let d = est.run(&PARAMS);
+        let e = est.run(&PARAMS);
         let black = est.chain_of[b.point(1, 1).unwrap() as usize] as usize;
-        assert!(d.pass_alive[black]);
-        assert_eq!(d.estimate, Estimate::default());
+        assert!(est.pass_alive[black]);
+        assert!(e.dead.is_empty() && e.unsure.is_empty() && e.seki_points.is_empty(), "{e:?}");
+        // Only White's chain is left to the playouts.
+        assert_eq!(e.chains.len(), 1);
     }
 
     #[test]
@@ -1441,13 +1611,13 @@ mod tests {
             "XXXXXXXO", "OOOOOOOO", "........", "........",
         ]);
         let est = Estimator::new(&b);
-        let d = est.run(&PARAMS);
+        let e = est.run(&PARAMS);
         let black = est.chain_of[b.point(0, 1).unwrap() as usize] as usize;
         let white = est.chain_of[b.point(2, 0).unwrap() as usize] as usize;
-        assert!(d.pass_alive[black]);
-        assert!(d.sure_dead[white]);
-        assert_eq!(d.estimate.dead, pts(&b, &[(2, 0)]));
-        assert!(d.estimate.unsure.is_empty());
+        assert!(est.pass_alive[black]);
+        assert!(est.sure_dead[white]);
+        assert_eq!(e.dead, pts(&b, &[(2, 0)]));
+        assert!(e.unsure.is_empty());
     }
 
     #[test]
@@ -1703,7 +1873,7 @@ mod tests {
             for &p in &e.dead {
                 assert!(b.chain(p).iter().all(|q| e.dead.binary_search(q).is_ok()));
             }
-            assert!(e.unsure.iter().all(|&p| b.cell(p) != Cell::Empty));
+            assert!(e.unsure.iter().all(|d| b.cell(d.point) != Cell::Empty));
             assert!(e.seki_points.iter().all(|&p| points.contains(&p)));
         }
     }

@@ -28,7 +28,7 @@ use crate::rules::{HandicapBonus, Scoring, Ties};
 use crate::sgf::props::{self, Point};
 use crate::sgf::{GameTree, Node};
 use count::{CountRules, Counted, Kind};
-use estimate::Effort;
+use estimate::{Doubt, Effort};
 pub use map::{MapPoint, ScoreMap};
 use result::{GameResult, Komi, NoticeKind, read_result};
 use verify::{Recounted, Verdict};
@@ -107,6 +107,8 @@ pub struct GameScore {
     pub seki_points: Vec<String>,
     /// Chains whose status the estimator was unsure of (one point each).
     pub unsure: Vec<String>,
+    /// The same chains, each with why the estimator was unsure of it.
+    pub unsure_groups: Vec<UnsureGroup>,
     /// Where the dead stones came from: markup, estimate, none or points.
     pub dead_stones_from: &'static str,
     pub winner: Option<&'static str>,
@@ -127,6 +129,21 @@ pub struct GameScore {
     /// Notes and problems found while scoring (komi, result syntax...).
     #[serde(skip)]
     pub diagnostics: Vec<Diagnostic>,
+}
+
+/// A chain the estimator was unsure of. Field names and reason names are
+/// part of the JSON contract.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub struct UnsureGroup {
+    /// One stone of the chain, SGF letters.
+    pub point: String,
+    /// `ko`, `eye-shape`, `race` or `split` (see [`estimate::DoubtReason`]).
+    pub reason: &'static str,
+    /// The call kept: dead or alive.
+    pub dead: bool,
+    /// Words for people: "capturing race left open".
+    #[serde(skip)]
+    pub why: &'static str,
 }
 
 /// Why a game could not be scored.
@@ -227,6 +244,7 @@ pub fn score_game(game: &GameTree, options: &ScoreOptions) -> Result<GameScore, 
             };
             let markup = from == "markup";
             let open_ko = chains_in_atari(&analysis, &counted);
+            let doubted: Vec<Pt> = unsure.iter().map(|d| d.point).collect();
             verify::verify(&Recounted {
                 board,
                 recorded,
@@ -235,7 +253,7 @@ pub fn score_game(game: &GameTree, options: &ScoreOptions) -> Result<GameScore, 
                 ties: rules.ties,
                 rules: (!markup).then_some(rules),
                 dead: &dead,
-                doubted: &unsure,
+                doubted: &doubted,
                 finished: position.ended_by_passes || markup,
                 open_ko: &open_ko,
                 open_points: board.points().filter(|&p| board.cell(p) == Cell::Empty && counted.kinds[p as usize] == Kind::Dame).count(),
@@ -252,7 +270,11 @@ pub fn score_game(game: &GameTree, options: &ScoreOptions) -> Result<GameScore, 
         handicap_bonus,
         dead_stones: points(&dead),
         seki_points: points(&counted.seki.dame),
-        unsure: points(&unsure),
+        unsure: unsure.iter().map(|d| letters(board, d.point)).collect(),
+        unsure_groups: unsure
+            .iter()
+            .map(|d| UnsureGroup { point: letters(board, d.point), reason: d.reason.name(), dead: d.dead, why: d.reason.describe() })
+            .collect(),
         dead_stones_from: from,
         black,
         white,
@@ -326,7 +348,7 @@ fn recorded_result(re: &str, root: Node<'_>, komi: &Komi, diagnostics: &mut Vec<
 
 /// The dead stones, the chains the estimator was unsure of, and where the
 /// answer came from.
-type DeadStonesFound = (Vec<Pt>, Vec<Pt>, &'static str);
+type DeadStonesFound = (Vec<Pt>, Vec<Doubt>, &'static str);
 
 fn dead_stones(
     position: &Position,

@@ -59,6 +59,9 @@ pub enum Outcome {
     Unknown,
 }
 
+/// The reason of an unsettled group whose eye shape decides it.
+pub const VITAL_POINT_EMPTY: &str = "eye shape: the vital point of a nakade shape is empty";
+
 /// A group's status with its reason, as [`group_status`] reads it.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Verdict {
@@ -635,7 +638,7 @@ pub(crate) fn status_of(pos: &Position, stones: &[usize]) -> Verdict {
         return Verdict { outcome: Outcome::Alive, reason: "an eye and a vital point of its own to play, or two" };
     }
     if vital == 1 {
-        return Verdict { outcome: Outcome::Unsettled, reason: "eye shape: the vital point of a nakade shape is empty" };
+        return Verdict { outcome: Outcome::Unsettled, reason: VITAL_POINT_EMPTY };
     }
     // Fewer than two eyes. With no liberty outside its eye space, the
     // group can neither escape nor win a race against a wall with
