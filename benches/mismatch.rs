@@ -91,7 +91,8 @@ fn judge_file(kgs: &Path, path: &Path) -> Option<Row> {
     let text = String::from_utf8_lossy(&bytes);
     let altered = alterations(&result)
         .iter()
-        .filter_map(|value| text.contains(&written).then(|| text.replacen(&written, &format!("RE[{value}]"), 1)))
+        .filter(|_| text.contains(&written))
+        .map(|value| text.replacen(&written, &format!("RE[{value}]"), 1))
         .filter_map(|copy| score(copy.as_bytes()))
         .map(|s| judged(&s))
         .collect();
