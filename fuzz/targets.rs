@@ -127,7 +127,7 @@ pub fn score(data: &[u8]) {
             let options = ScoreOptions { dead_stones, ..Default::default() };
             if let Ok(s) = score::score_game(game, &options) {
                 assert!(!s.margin.is_nan(), "margin is NaN: {}", s.result);
-                let _ = score::likely_cause(&s);
+                let _ = s.verdict.explanation();
             }
         }
     }

@@ -166,12 +166,12 @@ fn score_checks(game: &GameTree, replayed: &replay::Replay, options: &ScoreOptio
     // Unjudged, the board was counted as it stands, which says nothing of
     // seki: only the komi and result notes stand.
     out.extend(scored.diagnostics.iter().filter(|d| judged || d.code != Code::SekiEyesCounted).cloned());
-    if scored.agrees == Some(false) {
+    if scored.verdict.cause.is_some() {
         let recorded = scored.recorded.clone().unwrap_or_default();
-        let cause = score::likely_cause(&scored);
-        let message = format!("RE[{recorded}] but the recount gives {} ({cause})", scored.result);
+        let message = format!("RE[{recorded}] but the recount gives {}; {}", scored.result, scored.verdict.explanation());
+        let code = if scored.verdict.is_mismatch() { Code::ResultMismatch } else { Code::ResultUnverified };
         let at = root.get("RE").map_or(root.offset(), |p| p.offset());
-        out.push(Diagnostic::new(Code::ResultMismatch, at, message));
+        out.push(Diagnostic::new(code, at, message));
     }
     out
 }

@@ -315,8 +315,8 @@ codes! {
             "`RE[]` is not `B+2.5`, `W+R`, `B+T`, `B+F`, `0`, `Draw`, `Void` or `?` as FF[4] writes them. Only info when just the spelling is off (`draw`, `B+Resign`): the result is still read.",
             Record "(;GM[1]FF[4]SZ[9]RU[Japanese]KM[6.5]RE[john wins];B[ee])";
         ResultMismatch = "result-mismatch", Warning,
-            "The recount disagrees with the margin RE[] records.",
-            "The recount of the final position, under the game's rules and komi, gives another winner or margin than `RE[]`. The message names both and the likely cause (an unfinished game, dead stones kifu was unsure of, komi). `kifu score` shows the count and its map.",
+            "The recount disagrees with the margin RE[] records, and nothing kifu checked explains it.",
+            "The recount of the final position, under the game's rules and komi, gives another winner or margin than `RE[]`, and kifu found RE wrong: the komi cannot give RE's margin (`KM[0]` where 6.5 was played, a Fox komi in stones read as points: the message names the komi that makes RE fit), or RE gives the recount's margin to the other player, or the game ended (two passes or markup) with no ko left open and no recount kifu tried gives RE (\"cause: none found\": not the other seki-eye rules, not the necessary connections left out, not any group kifu was unsure of, alone, in pairs or all together, counted the other way). Such a record most likely has a wrong `RE[]` or `KM[]`, or dead stones the players agreed on wrongly. Where kifu cannot be sure, the same disagreement is `result-unverified`. `kifu score` shows the count and its map.",
             Record "(;GM[1]FF[4]SZ[5]RU[Japanese]KM[0.5]RE[W+10.5];B[cc];W[];B[])";
         MissingKomi = "missing-komi", Warning,
             "The game has no usable KM[]; it was scored with komi 0.",
@@ -338,6 +338,10 @@ codes! {
             "Under Japanese rules (Art. 14) the player who made an illegal move loses the game.",
             "With `--score` under Japanese rules, an illegal move (`ko`, `double-move`) decides the game against whoever made it, whatever `RE[]` says. The note names the move.",
             Record "(;GM[1]FF[4]SZ[9]RU[Japanese]KM[6.5]RE[W+R];B[dc];W[ec];B[cd];W[fd];B[de];W[ee];B[gg];W[dd];B[ed];W[dd])";
+        ResultUnverified = "result-unverified", Info,
+            "The recount disagrees with RE[], but kifu cannot be sure: the message says what explains it.",
+            "The recount disagrees with `RE[]`, but something explains the difference that does not make the record wrong: RE is the count under another `--seki-eyes` rule or without the necessary connections; RE is the count with some group kifu was unsure of counted the other way (the message names their points, \"dead in the recount, alive in RE's count\" or the reverse); the winner is the same and the margins are a point or two apart; or the game does not end with two passes or markup, or leaves a chain in atari (an open ko), so the position may not be final. The message names the cause kifu checked by recounting (or \"none found\"), then why it is not sure. `kifu score --format json` gives the same as `verified`, `cause` and `doubts`.",
+            Record "(;GM[1]FF[4]SZ[5]RU[Japanese]KM[0.5]RE[W+10.5];B[cc])";
         MissingMarkup = "missing-markup", Warning,
             "--dead-stones markup on a game with no TB/TW/DD markup at its end: no territory or dead stones were counted.",
             "`--dead-stones markup` takes the dead stones and the territory from the `TB`/`TW`/`DD` markup of the last node of the line scored. A game without any there was counted with no territory and no dead stones, which is seldom the right count: `--dead-stones auto` (the default) estimates them instead.",

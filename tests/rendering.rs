@@ -104,6 +104,7 @@ fn score_text_of_score_fixtures() {
         ("japanese-seki-eyes-not-counted", &[][..]),
         ("fox-komi-x100", &[][..]),
         ("result-mismatch", &[][..]),
+        ("result-unverified-unfinished", &[][..]),
         ("handicap-bonus-chinese-vs-aga", &[][..]),
         ("necessary-connection-after-dame", &[][..]),
     ] {
@@ -448,9 +449,10 @@ fn score_json_carries_the_notes_and_the_cause() {
     assert_eq!(scaled["severity"], "info");
     assert_eq!(scaled["game"], 0);
     assert!(scaled["line"].as_u64().unwrap() > 0);
-    assert!(docs[0].get("cause").is_none());
+    assert_eq!(docs[0]["cause"], Value::Null);
     assert_eq!(docs[1]["agrees"], false);
-    assert!(docs[1]["cause"].as_str().unwrap().starts_with("likely"), "{}", docs[1]);
+    assert_eq!(docs[1]["verified"], false);
+    assert!(docs[1]["cause"].as_str().unwrap().starts_with("none found"), "{}", docs[1]);
     let (jsonl, _, _) = run(&["score", "--format", "jsonl", "fixtures/score/fox-komi-x100.sgf", "fixtures/score/result-mismatch.sgf"]);
     assert_eq!(jsonl, json);
 }

@@ -90,6 +90,9 @@ class ScoreResult(TypedDict):
     recorded: Optional[str]
     agrees: Optional[bool]
     finished: bool
+    verified: bool
+    cause: Optional[str]
+    doubts: List[str]
 
 
 __all__ = [

@@ -9,7 +9,7 @@ use super::escape::Escaped;
 use super::style::Style;
 use crate::diag::Diagnostic;
 use crate::rules::Scoring;
-use crate::score::{GameScore, MapPoint, likely_cause};
+use crate::score::{GameScore, MapPoint};
 use crate::sgf::props::Point;
 
 /// Which game of a file, and which line of it, was scored.
@@ -71,8 +71,12 @@ pub fn write_text(out: &mut dyn Write, scored: &Scored<'_>, style: Style) -> io:
     }
     row(out, "total", points(s.black.total), points(s.white.total))?;
     let verdict = match (s.agrees, &s.recorded) {
+        (Some(false), Some(re)) => {
+            let sure = if s.verdict.is_mismatch() { "DISAGREES" } else { "disagrees, unverified" };
+            format!("recorded RE[{}]: {sure} ({})", Escaped(re), Escaped(&s.verdict.explanation()))
+        }
+        (Some(true), Some(re)) if !s.verdict.verified => format!("recorded RE[{}]: agrees, unverified ({})", Escaped(re), s.verdict.doubts_text()),
         (Some(true), Some(re)) => format!("recorded RE[{}]: agrees", Escaped(re)),
-        (Some(false), Some(re)) => format!("recorded RE[{}]: DISAGREES ({})", Escaped(re), likely_cause(s)),
         (None, Some(re)) => format!("recorded RE[{}]: no margin to compare", Escaped(re)),
         _ => "no RE[] recorded".to_string(),
     };
@@ -122,8 +126,8 @@ pub fn write_text(out: &mut dyn Write, scored: &Scored<'_>, style: Style) -> io:
 
 /// One game's score as a JSON object: `file`, `game` (0-based),
 /// `variation`, the fields of [`GameScore`], `notes` (the diagnostics of
-/// the count: komi, result syntax, seki, dead stones) and, when the
-/// recount disagrees with `RE[]`, its likely `cause`.
+/// the count: komi, result syntax, seki, dead stones); `verified`, `cause`
+/// and `doubts` come with the score (see [`crate::score::verify`]).
 pub fn json(scored: &Scored<'_>) -> serde_json::Value {
     let mut doc = serde_json::Map::new();
     doc.insert("file".into(), scored.file.into());
@@ -134,9 +138,6 @@ pub fn json(scored: &Scored<'_>) -> serde_json::Value {
     }
     let notes: Vec<serde_json::Value> = scored.notes().filter_map(|d| serde_json::to_value(d).ok()).collect();
     doc.insert("notes".into(), notes.into());
-    if scored.score.agrees == Some(false) {
-        doc.insert("cause".into(), likely_cause(scored.score).into());
-    }
     doc.into()
 }
 

@@ -7,7 +7,8 @@
 //! 2. [`regions`]: each empty region is territory, dame or seki dame;
 //! 3. [`seki_eyes`]: under a seki tax, the eyes of groups in seki are
 //!    nobody's (Japanese Art. 8);
-//! 4. [`necessary_connections`] (territory scoring): the points a player
+//! 4. [`necessary_connections`] (territory scoring, unless
+//!    [`CountRules::connections`] is off): the points a player
 //!    must fill before counting, an open ko among them, are nobody's;
 //! 5. [`group_tax`]: under the group tax, two points per living group.
 //!
@@ -44,11 +45,14 @@ pub struct CountRules {
     /// Which eyes of groups in seki the tax takes (KGS's rule takes only
     /// those every chain around which touches a seki dame itself).
     pub seki_eye_rule: SekiEyeRule,
+    /// Whether the necessary connections of territory counting (pass 4)
+    /// are made: off only to check whether a record's count left them out.
+    pub connections: bool,
 }
 
 impl CountRules {
     pub fn of(rules: &Rules) -> CountRules {
-        CountRules { scoring: rules.scoring, tax: rules.tax, seki_eye_rule: rules.seki_eye_rule }
+        CountRules { scoring: rules.scoring, tax: rules.tax, seki_eye_rule: rules.seki_eye_rule, connections: true }
     }
 }
 
@@ -81,7 +85,7 @@ pub fn count(a: &Analysis, rules: CountRules) -> Counted {
     let seki = seki(a);
     let mut kinds = regions(a, &seki);
     let seki_eyes_counted = if rules.tax == Tax::None { 0 } else { seki_eyes(a, &seki, rules.seki_eye_rule, &mut kinds) };
-    if rules.scoring == Scoring::Territory {
+    if rules.scoring == Scoring::Territory && rules.connections {
         necessary_connections(a, &seki, &mut kinds);
     }
     let tax = if rules.tax == Tax::All { group_tax(a, &kinds) } else { [0, 0] };
@@ -482,7 +486,7 @@ mod tests {
             .collect()
     }
 
-    const JAPANESE: CountRules = CountRules { scoring: Scoring::Territory, tax: Tax::Seki, seki_eye_rule: SekiEyeRule::AnyChainInSeki };
+    const JAPANESE: CountRules = CountRules { scoring: Scoring::Territory, tax: Tax::Seki, seki_eye_rule: SekiEyeRule::AnyChainInSeki, connections: true };
 
     fn counted(rows: &[&str], rules: CountRules) -> (Vec<String>, Counted) {
         let board = Board::from_rows(rows).expect("a diagram");
@@ -579,7 +583,7 @@ mod tests {
 
     #[test]
     fn the_eyes_of_a_seki_under_each_tax() {
-        let rules = |tax, seki_eye_rule| CountRules { scoring: Scoring::Territory, tax, seki_eye_rule };
+        let rules = |tax, seki_eye_rule| CountRules { scoring: Scoring::Territory, tax, seki_eye_rule, connections: true };
         let art8 = assert_counted(SEKI_WITH_EYES, JAPANESE, &["XXXXXXXXb", "XOOOOOOXb", "eXsOeOOXb"]);
         assert_eq!(art8.seki.dame.len(), 1);
         // KGS: A1 counts, since the outer chain around it is at no seki dame.
@@ -609,7 +613,7 @@ mod tests {
 
     #[test]
     fn no_connection_under_area_counting() {
-        let area = CountRules { scoring: Scoring::Area, tax: Tax::None, seki_eye_rule: SekiEyeRule::AnyChainInSeki };
+        let area = CountRules { scoring: Scoring::Area, tax: Tax::None, seki_eye_rule: SekiEyeRule::AnyChainInSeki, connections: true };
         let (got, _) = counted(&[".O.O.OO.O", "OOOOOOOOX", "XXXXXXXXX", "........."], area);
         assert_eq!(got[0], "wOwOwOOwO");
     }
@@ -623,7 +627,7 @@ mod tests {
                 "XXXXXXXXX",
                 ".........",
             ],
-            CountRules { scoring: Scoring::Area, tax: Tax::All, seki_eye_rule: SekiEyeRule::AnyChainInSeki },
+            CountRules { scoring: Scoring::Area, tax: Tax::All, seki_eye_rule: SekiEyeRule::AnyChainInSeki, connections: true },
             &[
                 "wOwOwOOwO", //
                 "OOOOOOOOX",

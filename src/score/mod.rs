@@ -12,6 +12,7 @@ pub mod estimate;
 mod map;
 pub mod reader;
 pub mod result;
+pub mod verify;
 
 use std::collections::HashSet;
 
@@ -30,6 +31,7 @@ use count::{CountRules, Counted, Kind};
 use estimate::{Doubt, Effort};
 pub use map::{MapPoint, ScoreMap};
 use result::{GameResult, Komi, NoticeKind, read_result};
+use verify::{Recounted, Verdict};
 
 /// Where the dead stones come from (`--dead-stones`).
 #[derive(Debug, Clone, Default, PartialEq)]
@@ -118,6 +120,9 @@ pub struct GameScore {
     pub agrees: Option<bool>,
     /// Whether the line ends with two passes.
     pub finished: bool,
+    /// Whether kifu confirms RE, and what explains a disagreement.
+    #[serde(flatten)]
+    pub verdict: Verdict,
     /// What each point of the final board counts as.
     #[serde(skip)]
     pub map: ScoreMap,
@@ -213,13 +218,9 @@ pub fn score_game(game: &GameTree, options: &ScoreOptions) -> Result<GameScore, 
         diagnostics.push(Diagnostic::new(Code::SekiEyesCounted, at, message));
     }
     let handicap_bonus = handicap_bonus(root, options, &position);
-    let (mut black, mut white) = sides(&counted, &analysis, board, &dead, scoring, komi.points, handicap_bonus);
     // The button: half a point to the first player to pass.
-    match first_passer(end, board).filter(|_| rules.button) {
-        Some(Color::Black) => black.total += 0.5,
-        Some(Color::White) => white.total += 0.5,
-        None => {}
-    }
+    let button = first_passer(end, board).filter(|_| rules.button);
+    let (black, white) = sides(&counted, &analysis, board, &dead, Tally { scoring, komi: komi.points, handicap_bonus, button });
     let margin = (black.total - white.total).abs();
     let winner = if black.total > white.total {
         Some("B")
@@ -232,7 +233,35 @@ pub fn score_game(game: &GameTree, options: &ScoreOptions) -> Result<GameScore, 
         Some(w) => format!("{w}+{}", trim_float(margin)),
         None => "0".to_string(),
     };
-    let agrees = recorded_result.as_ref().and_then(|r| agreement(r, winner, margin));
+    let agrees = recorded_result.as_ref().and_then(|r| verify::fits(r, black.total - white.total, rules.ties));
+    let verdict = match recorded_result {
+        Some(recorded) => {
+            let recount = |dead: &[Pt], count_rules: CountRules| {
+                let analysis = Analysis::without(board, dead);
+                let counted = count::count(&analysis, count_rules);
+                let (black, white) = sides(&counted, &analysis, board, dead, Tally { scoring, komi: komi.points, handicap_bonus, button });
+                black.total - white.total
+            };
+            let markup = from == "markup";
+            let open_ko = chains_in_atari(&analysis, &counted);
+            let doubted: Vec<Pt> = unsure.iter().map(|d| d.point).collect();
+            verify::verify(&Recounted {
+                board,
+                recorded,
+                difference: black.total - white.total,
+                komi: komi.points,
+                ties: rules.ties,
+                rules: (!markup).then_some(rules),
+                dead: &dead,
+                doubted: &doubted,
+                finished: position.ended_by_passes || markup,
+                open_ko: &open_ko,
+                open_points: board.points().filter(|&p| board.cell(p) == Cell::Empty && counted.kinds[p as usize] == Kind::Dame).count(),
+                recount: &recount,
+            })
+        }
+        None => Verdict::default(),
+    };
     let points = |pts: &[Pt]| -> Vec<String> { pts.iter().map(|&p| letters(board, p)).collect() };
     Ok(GameScore {
         rules: position.rules.name,
@@ -255,6 +284,7 @@ pub fn score_game(game: &GameTree, options: &ScoreOptions) -> Result<GameScore, 
         recorded,
         agrees,
         finished: position.ended_by_passes,
+        verdict,
         map: score_map(&counted, board),
         diagnostics,
     })
@@ -275,19 +305,6 @@ fn first_passer(end: Node<'_>, board: &Board) -> Option<Color> {
         let value = p.first().unwrap_or("").trim();
         (value.is_empty() || (tt_is_pass && value == "tt")).then_some(color)
     })
-}
-
-/// A short guess at why a recount disagrees with `RE[]`, for messages.
-pub fn likely_cause(score: &GameScore) -> &'static str {
-    if !score.finished {
-        "the game may be unfinished: the record does not end with two passes"
-    } else if !score.unsure.is_empty() {
-        "likely dead stones: kifu was unsure of some groups"
-    } else if score.diagnostics.iter().any(|d| matches!(d.code, Code::MissingKomi | Code::KomiScaled)) {
-        "likely komi"
-    } else {
-        "likely dead stones or komi"
-    }
 }
 
 /// The last node of the line the variation path names.
@@ -456,19 +473,6 @@ fn handicap_bonus(root: Node<'_>, options: &ScoreOptions, position: &Position) -
     }
 }
 
-/// Whether the recount matches the recorded result; `None` when the
-/// record gives no margin to compare.
-fn agreement(recorded: &GameResult, winner: Option<&str>, margin: f64) -> Option<bool> {
-    match recorded {
-        GameResult::Draw => Some(winner.is_none()),
-        _ => {
-            let m = recorded.margin()?;
-            let w = recorded.winner()?.letter();
-            Some(winner == Some(w) && (m - margin).abs() < 1e-6)
-        }
-    }
-}
-
 /// The counted position from the record's territory markup: the marked
 /// points, and the points of dead stones left unmarked inside a marked
 /// territory. No rule pass runs: the markup is the players' agreement.
@@ -498,8 +502,19 @@ fn markup_count(analysis: &Analysis, board: &Board, end: Node<'_>, dead: &[Pt]) 
     Counted { kinds, seki: count::Seki::default(), seki_eyes_counted: 0, tax: [0, 0] }
 }
 
+/// What a count adds to the points on the board.
+#[derive(Clone, Copy)]
+struct Tally {
+    scoring: Scoring,
+    komi: f64,
+    handicap_bonus: f64,
+    /// Who takes the button's half point.
+    button: Option<Color>,
+}
+
 /// Each side's count under the rules' scoring.
-fn sides(counted: &Counted, analysis: &Analysis, board: &Board, dead: &[Pt], scoring: Scoring, komi: f64, handicap_bonus: f64) -> (Side, Side) {
+fn sides(counted: &Counted, analysis: &Analysis, board: &Board, dead: &[Pt], tally: Tally) -> (Side, Side) {
+    let Tally { scoring, komi, handicap_bonus, button } = tally;
     let side = |color: Color| {
         let on_board = || board.points().map(|p| counted.kinds[p as usize]);
         let territory = on_board().filter(|&k| k == Kind::Territory(color)).count() as u32 - counted.tax[color as usize];
@@ -513,10 +528,22 @@ fn sides(counted: &Counted, analysis: &Analysis, board: &Board, dead: &[Pt], sco
         };
         s
     };
-    let black = side(Color::Black);
+    let mut black = side(Color::Black);
     let mut white = side(Color::White);
     white.total += komi + if scoring == Scoring::Area { handicap_bonus } else { 0.0 };
+    match button {
+        Some(Color::Black) => black.total += 0.5,
+        Some(Color::White) => white.total += 0.5,
+        None => {}
+    }
     (black, white)
+}
+
+/// One point of each living chain left in atari, not in seki: an open ko,
+/// or a capture nobody made.
+fn chains_in_atari(analysis: &Analysis, counted: &Counted) -> Vec<Pt> {
+    let in_seki = |c: usize| counted.seki.chains.get(c).copied().unwrap_or(false);
+    analysis.chains().iter().enumerate().filter(|&(c, chain)| chain.liberties.len() == 1 && !in_seki(c)).map(|(_, chain)| chain.stones[0]).collect()
 }
 
 /// What each point of the final board counts as (see [`MapPoint`]).

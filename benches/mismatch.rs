@@ -1,0 +1,169 @@
+//! How often `kifu check --score` warns (`result-mismatch`) on the counted
+//! KGS games of the corpus, whose `RE[]` the KGS server computed, and how
+//! often it warns on copies of them whose `RE` is altered: the winner
+//! flipped (`B+3.5` -> `W+3.5`), or the margin moved by 10 points
+//! (`B+3.5` -> `B+13.5`). Every game is scored by `kifu::score::score_game`
+//! as `check --score` scores it (markup when the last node has some,
+//! otherwise the estimate), each altered copy parsed again from its bytes.
+//!
+//! ```text
+//! cargo bench --bench mismatch               # the figures: all, tuning half, held-out half
+//! cargo bench --bench mismatch -- list       # and every warning on a recorded RE, with its message
+//! BENCH_JOBS=1 KIFU_CORPUS=/path/to/corpus cargo bench --bench mismatch
+//! ```
+//!
+//! The games: KGS games whose `RE[]` has a margin and whose line ends with
+//! two passes (draws are left out of the winner flips). The halves are
+//! those of `benches/accuracy.rs`: `kgs/KGS2001`-`KGS2003` (tuning) and
+//! `kgs/kgs-19-2006`, `kgs/kgs-19-2017-*` (held out).
+
+use std::collections::BTreeMap;
+use std::path::{Path, PathBuf};
+use std::time::Instant;
+
+use kifu::score::result::{GameResult, Outcome, read_result};
+use kifu::score::verify::Cause;
+use kifu::score::{GameScore, ScoreOptions, score_game};
+
+mod common;
+use common::{collect_sgf, cpu_model, utc_now};
+
+fn corpus() -> PathBuf {
+    match std::env::var_os("KIFU_CORPUS") {
+        Some(dir) => PathBuf::from(dir),
+        None => Path::new(env!("CARGO_MANIFEST_DIR")).join("../shared/corpus"),
+    }
+}
+
+/// What check --score made of one counted game and its altered copies.
+struct Row {
+    name: String,
+    tuning: bool,
+    /// The recorded RE: `result-mismatch` or not, and the message parts.
+    recorded: Judged,
+    /// The altered copies (flipped winner, margin +10).
+    altered: Vec<Judged>,
+}
+
+struct Judged {
+    warned: bool,
+    cause: &'static str,
+    text: String,
+}
+
+fn judged(s: &GameScore) -> Judged {
+    let cause = match &s.verdict.cause {
+        None => "agrees",
+        Some(Cause::Komi { .. }) => "komi",
+        Some(Cause::OtherWinner { .. }) => "other winner",
+        Some(Cause::Convention { .. }) => "convention",
+        Some(Cause::Groups { .. }) => "groups",
+        Some(Cause::Small { .. }) => "a point or two",
+        Some(Cause::Unfinished { .. }) => "unfinished",
+        Some(Cause::NoneFound) if s.verdict.doubts.is_empty() => "none found, sure",
+        Some(Cause::NoneFound) => "none found, with doubts",
+    };
+    let text = format!("RE[{}] recount {}: {}", s.recorded.as_deref().unwrap_or(""), s.result, s.verdict.explanation());
+    Judged { warned: s.verdict.is_mismatch(), cause, text }
+}
+
+/// The RE values a test writes in place of a recorded result.
+fn alterations(result: &GameResult) -> Vec<String> {
+    let GameResult::Win { winner, outcome: Outcome::Score(m) } = *result else { return Vec::new() };
+    vec![format!("{}+{m}", winner.opponent().letter()), format!("{}+{}", winner.letter(), m + 10.0)]
+}
+
+fn score(bytes: &[u8]) -> Option<GameScore> {
+    let parsed = kifu::sgf::parse(bytes, &Default::default());
+    let game = parsed.collection.games.first()?;
+    score_game(game, &ScoreOptions::default()).ok()
+}
+
+fn judge_file(kgs: &Path, path: &Path) -> Option<Row> {
+    let bytes = std::fs::read(path).ok()?;
+    let original = score(&bytes)?;
+    let re = original.recorded.clone()?;
+    let result = read_result(&re).ok()?.result;
+    if result.margin().is_none() || !original.finished {
+        return None;
+    }
+    let written = format!("RE[{re}]");
+    let text = String::from_utf8_lossy(&bytes);
+    let altered = alterations(&result)
+        .iter()
+        .filter(|_| text.contains(&written))
+        .map(|value| text.replacen(&written, &format!("RE[{value}]"), 1))
+        .filter_map(|copy| score(copy.as_bytes()))
+        .map(|s| judged(&s))
+        .collect();
+    let name = path.strip_prefix(kgs).unwrap_or(path).display().to_string();
+    let tuning = ["KGS2001", "KGS2002", "KGS2003"].iter().any(|half| name.starts_with(half));
+    Some(Row { name, tuning, recorded: judged(&original), altered })
+}
+
+fn pct(n: usize, d: usize) -> String {
+    if d == 0 { "n/a".to_string() } else { format!("{:.2}% ({n} of {d})", 100.0 * n as f64 / d as f64) }
+}
+
+fn report(label: &str, rows: &[&Row]) {
+    let warned = rows.iter().filter(|r| r.recorded.warned).count();
+    let altered: Vec<&Judged> = rows.iter().flat_map(|r| &r.altered).collect();
+    let caught = altered.iter().filter(|j| j.warned).count();
+    println!("  {label:<40} games {:>5}  result-mismatch {:<20} altered RE caught {}", rows.len(), pct(warned, rows.len()), pct(caught, altered.len()));
+}
+
+fn causes<'a>(label: &str, judged: impl Iterator<Item = &'a Judged>) {
+    let mut by_cause: BTreeMap<&str, (usize, usize)> = BTreeMap::new();
+    for j in judged {
+        let e = by_cause.entry(j.cause).or_default();
+        e.0 += 1;
+        e.1 += usize::from(j.warned);
+    }
+    let parts: Vec<String> = by_cause.iter().map(|(cause, (n, w))| format!("{cause} {n} ({w} warned)")).collect();
+    println!("  {label}: {}", parts.join(", "));
+}
+
+fn main() {
+    let list = std::env::args().skip(1).any(|a| a == "list");
+    let kgs = corpus().join("kgs");
+    if !kgs.is_dir() {
+        println!("mismatch bench: SKIPPED: {} is absent (the corpus is not part of a user's clone)", kgs.display());
+        return;
+    }
+    let jobs: usize = std::env::var("BENCH_JOBS").ok().and_then(|v| v.parse().ok()).filter(|&n| n > 0).unwrap_or(2);
+    let mut files = Vec::new();
+    collect_sgf(&kgs, &mut files);
+    files.sort();
+    let t = Instant::now();
+    let mut rows: Vec<Row> = std::thread::scope(|s| {
+        let workers: Vec<_> = (0..jobs)
+            .map(|k| {
+                let (files, kgs) = (&files, &kgs);
+                s.spawn(move || files.iter().skip(k).step_by(jobs).filter_map(|f| judge_file(kgs, f)).collect::<Vec<_>>())
+            })
+            .collect();
+        workers.into_iter().flat_map(|w| w.join().expect("no panic")).collect()
+    });
+    rows.sort_by(|a, b| a.name.cmp(&b.name));
+    println!(
+        "mismatch bench: {} KGS files, {} counted games (RE with a margin, two passes), in {:.1?} ({jobs} threads); {} {}",
+        files.len(),
+        rows.len(),
+        t.elapsed(),
+        cpu_model(),
+        utc_now()
+    );
+    let all: Vec<&Row> = rows.iter().collect();
+    let tuning: Vec<&Row> = rows.iter().filter(|r| r.tuning).collect();
+    let held: Vec<&Row> = rows.iter().filter(|r| !r.tuning).collect();
+    report("all", &all);
+    report("tuning (KGS2001-KGS2003)", &tuning);
+    report("held out (kgs-19-2006, kgs-19-2017-*)", &held);
+    causes("recorded RE, by cause", rows.iter().map(|r| &r.recorded));
+    causes("altered RE, by cause", rows.iter().flat_map(|r| &r.altered));
+    if list {
+        for r in rows.iter().filter(|r| r.recorded.warned) {
+            println!("WARNED {} {}", r.name, r.recorded.text);
+        }
+    }
+}
