@@ -20,13 +20,13 @@
 //! markup in the last node, written by the KGS server) also say how often
 //! the estimate's dead stones are exactly the markup's.
 
-use std::path::{Path, PathBuf};
+use std::path::Path;
 use std::time::Instant;
 
 use kifu::score::{DeadStones, GameScore, ScoreOptions, score_game};
 
 mod common;
-use common::{collect_sgf, cpu_model, utc_now};
+use common::{corpus, cpu_model, over_files, utc_now};
 
 /// One counted game, scored twice: by the estimate, and by its markup when
 /// it has some.
@@ -47,13 +47,6 @@ struct Row {
 enum Split {
     Tuning,
     HeldOut,
-}
-
-fn corpus() -> PathBuf {
-    match std::env::var_os("KIFU_CORPUS") {
-        Some(dir) => PathBuf::from(dir),
-        None => Path::new(env!("CARGO_MANIFEST_DIR")).join("../shared/corpus"),
-    }
 }
 
 /// RE's winner and margin as `benches/accuracy.py` reads them: `B+12.5`,
@@ -151,21 +144,8 @@ fn main() {
         println!("accuracy bench: SKIPPED: {} is absent (the corpus is not part of a user's clone)", kgs.display());
         return;
     }
-    let jobs: usize = std::env::var("BENCH_JOBS").ok().and_then(|v| v.parse().ok()).filter(|&n| n > 0).unwrap_or(2);
-    let mut files = Vec::new();
-    collect_sgf(&kgs, &mut files);
-    files.sort();
     let t = Instant::now();
-    // Interleaved chunks, so that each thread gets games of every period.
-    let mut rows: Vec<Row> = std::thread::scope(|s| {
-        let workers: Vec<_> = (0..jobs)
-            .map(|k| {
-                let (files, kgs) = (&files, &kgs);
-                s.spawn(move || files.iter().skip(k).step_by(jobs).flat_map(|f| score_file(kgs, f)).collect::<Vec<_>>())
-            })
-            .collect();
-        workers.into_iter().flat_map(|w| w.join().expect("no panic")).collect()
-    });
+    let (files, jobs, mut rows) = over_files(&kgs, |f| score_file(&kgs, f));
     rows.sort_by(|a, b| a.name.cmp(&b.name));
     let wall = t.elapsed();
     println!(

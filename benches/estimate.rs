@@ -17,7 +17,7 @@
 //! and for all sizes.
 
 use std::hint::black_box;
-use std::path::{Path, PathBuf};
+use std::path::Path;
 use std::time::Instant;
 
 use kifu::board::Board;
@@ -25,16 +25,12 @@ use kifu::replay::{RuleOverrides, position_at};
 use kifu::score::estimate::estimate;
 use kifu::sgf::props;
 
+mod common;
+use common::corpus;
+
 struct Position {
     name: String,
     board: Board,
-}
-
-fn corpus() -> PathBuf {
-    match std::env::var_os("KIFU_CORPUS") {
-        Some(dir) => PathBuf::from(dir),
-        None => Path::new(env!("CARGO_MANIFEST_DIR")).join("../shared/corpus"),
-    }
 }
 
 fn counted(re: &str) -> bool {

@@ -18,7 +18,7 @@
 //! `kgs/kgs-19-2006`, `kgs/kgs-19-2017-*` (held out).
 
 use std::collections::BTreeMap;
-use std::path::{Path, PathBuf};
+use std::path::Path;
 use std::time::Instant;
 
 use kifu::score::result::{GameResult, Outcome, read_result};
@@ -26,14 +26,7 @@ use kifu::score::verify::Cause;
 use kifu::score::{GameScore, ScoreOptions, score_game};
 
 mod common;
-use common::{collect_sgf, cpu_model, utc_now};
-
-fn corpus() -> PathBuf {
-    match std::env::var_os("KIFU_CORPUS") {
-        Some(dir) => PathBuf::from(dir),
-        None => Path::new(env!("CARGO_MANIFEST_DIR")).join("../shared/corpus"),
-    }
-}
+use common::{corpus, cpu_model, over_files, utc_now};
 
 /// What check --score made of one counted game and its altered copies.
 struct Row {
@@ -130,20 +123,8 @@ fn main() {
         println!("mismatch bench: SKIPPED: {} is absent (the corpus is not part of a user's clone)", kgs.display());
         return;
     }
-    let jobs: usize = std::env::var("BENCH_JOBS").ok().and_then(|v| v.parse().ok()).filter(|&n| n > 0).unwrap_or(2);
-    let mut files = Vec::new();
-    collect_sgf(&kgs, &mut files);
-    files.sort();
     let t = Instant::now();
-    let mut rows: Vec<Row> = std::thread::scope(|s| {
-        let workers: Vec<_> = (0..jobs)
-            .map(|k| {
-                let (files, kgs) = (&files, &kgs);
-                s.spawn(move || files.iter().skip(k).step_by(jobs).filter_map(|f| judge_file(kgs, f)).collect::<Vec<_>>())
-            })
-            .collect();
-        workers.into_iter().flat_map(|w| w.join().expect("no panic")).collect()
-    });
+    let (files, jobs, mut rows) = over_files(&kgs, |f| judge_file(&kgs, f));
     rows.sort_by(|a, b| a.name.cmp(&b.name));
     println!(
         "mismatch bench: {} KGS files, {} counted games (RE with a margin, two passes), in {:.1?} ({jobs} threads); {} {}",

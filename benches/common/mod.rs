@@ -1,4 +1,6 @@
-//! What the benchmarks share: describing the machine and the moment.
+//! What the benchmarks share: describing the machine and the moment,
+//! finding the corpus and running over its files. Each bench uses part of it.
+#![allow(dead_code)]
 
 use std::path::{Path, PathBuf};
 use std::time::{SystemTime, UNIX_EPOCH};
@@ -43,4 +45,32 @@ pub fn collect_sgf(dir: &Path, out: &mut Vec<PathBuf>) {
             out.push(path);
         }
     }
+}
+
+/// The corpus: `KIFU_CORPUS`, else `../shared/corpus` beside the crate.
+pub fn corpus() -> PathBuf {
+    match std::env::var_os("KIFU_CORPUS") {
+        Some(dir) => PathBuf::from(dir),
+        None => Path::new(env!("CARGO_MANIFEST_DIR")).join("../shared/corpus"),
+    }
+}
+
+/// `f` over every `*.sgf` file under `dir`, sorted, on `BENCH_JOBS` threads
+/// (default 2), each taking every n-th file so that each gets games of
+/// every period; the files' results in thread order (callers sort them).
+pub fn over_files<T: Send, I: IntoIterator<Item = T>>(dir: &Path, f: impl Fn(&Path) -> I + Sync) -> (Vec<PathBuf>, usize, Vec<T>) {
+    let jobs: usize = std::env::var("BENCH_JOBS").ok().and_then(|v| v.parse().ok()).filter(|&n| n > 0).unwrap_or(2);
+    let mut files = Vec::new();
+    collect_sgf(dir, &mut files);
+    files.sort();
+    let results = std::thread::scope(|s| {
+        let workers: Vec<_> = (0..jobs)
+            .map(|k| {
+                let (files, f) = (&files, &f);
+                s.spawn(move || files.iter().skip(k).step_by(jobs).flat_map(|p| f(p)).collect::<Vec<_>>())
+            })
+            .collect();
+        workers.into_iter().flat_map(|w| w.join().expect("no panic")).collect()
+    });
+    (files, jobs, results)
 }

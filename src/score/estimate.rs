@@ -585,7 +585,7 @@ impl Estimator {
             if color == EMPTY || stones.iter().any(|&q| self.cells[q] != color) {
                 continue;
             }
-            let in_atari: Vec<usize> = stones.iter().copied().filter(|&q| self.chain_liberties(self.chain_of[q] as usize) == 1).collect();
+            let in_atari: Vec<usize> = stones.iter().copied().filter(|&q| self.liberties[self.chain_of[q] as usize] == 1).collect();
             if let [stone] = in_atari[..] {
                 if self.chains[self.chain_of[stone] as usize].len == 1 {
                     kos.push([p, stone]);
@@ -593,10 +593,6 @@ impl Estimator {
             }
         }
         kos
-    }
-
-    fn chain_liberties(&self, id: usize) -> usize {
-        self.liberties[id] as usize
     }
 
     /// Whether the group keeps at least `probe_alive` of its points after
