@@ -212,7 +212,18 @@ impl Analysis {
         !captures && liberties_up_to_two(cells, stride, p, Some(color)) < 2
     }
 
-    fn neighbors_in(stride: Pt, p: Pt) -> [Pt; 4] {
+    /// Whether a stone of `color` at the empty point `p` of `cells` is a
+    /// quiet fill: it captures nothing and leaves no chain, its own or one
+    /// beside it, with fewer than two liberties (how dame are filled
+    /// before counting).
+    pub fn quiet_fill_in(cells: &[Cell], stride: Pt, p: Pt, color: Color) -> bool {
+        let enemy = Cell::of(color.opponent());
+        let enemy_short =
+            Analysis::neighbors_in(stride, p).into_iter().any(|n| cells[n as usize] == enemy && liberties_up_to_two_besides(cells, stride, n, p) < 2);
+        !enemy_short && liberties_up_to_two(cells, stride, p, Some(color)) == 2
+    }
+
+    pub(crate) fn neighbors_in(stride: Pt, p: Pt) -> [Pt; 4] {
         [p - stride, p - 1, p + 1, p + stride]
     }
 
@@ -429,6 +440,28 @@ impl Analysis {
 /// The liberties (0, 1 or 2: counting stops there) of the chain at
 /// `start`, or, with `played`, of the chain a stone of that colour at the
 /// empty point `start` would make (`start` itself no liberty).
+/// The liberties of the chain at `start` other than `besides`, up to two.
+fn liberties_up_to_two_besides(cells: &[Cell], stride: Pt, start: Pt, besides: Pt) -> usize {
+    let own = cells[start as usize];
+    let (mut stones, mut liberties) = (vec![start], Vec::with_capacity(2));
+    let mut i = 0;
+    while i < stones.len() {
+        for n in Analysis::neighbors_in(stride, stones[i]) {
+            let cell = cells[n as usize];
+            if cell == Cell::Empty && n != besides && !liberties.contains(&n) {
+                liberties.push(n);
+                if liberties.len() == 2 {
+                    return 2;
+                }
+            } else if cell == own && !stones.contains(&n) {
+                stones.push(n);
+            }
+        }
+        i += 1;
+    }
+    liberties.len()
+}
+
 fn liberties_up_to_two(cells: &[Cell], stride: Pt, start: Pt, played: Option<Color>) -> usize {
     let Some(own) = played.map(Cell::of).or(cells[start as usize].color().map(Cell::of)) else { return 0 };
     let (mut stones, mut liberties) = (vec![start], Vec::with_capacity(2));

@@ -546,6 +546,20 @@ fn double_ko_seki() {
     assert_eq!(territories(&doc), (36, 2, "B+34".to_string()), "{doc}");
 }
 
+/// A ten-thousand-year ko left open at the end is a seki (commentary to
+/// the Japanese rules, Life and Death example 12): nothing is dead, the
+/// dame and Black's eye are no one's; area counting counts the eye.
+#[test]
+fn ten_thousand_year_ko() {
+    for dead_stones in ["none", "estimate"] {
+        let (code, doc) = kifu_score("ten-thousand-year-ko.sgf", &["--dead-stones", dead_stones]);
+        assert_eq!((code, territories(&doc)), (Some(0), (0, 52, "W+52".to_string())), "{doc}");
+        assert_eq!((&doc["seki_points"], &doc["dead_stones"]), (&serde_json::json!(["ai", "ci"]), &serde_json::json!([])), "{doc}");
+    }
+    let (_, doc) = kifu_score("ten-thousand-year-ko.sgf", &["--dead-stones", "none", "--rules", "chinese"]);
+    assert_eq!((doc["black"]["total"].as_f64(), doc["white"]["total"].as_f64(), doc["result"].as_str()), (Some(9.0), Some(69.0), Some("W+60")));
+}
+
 fn kifu() -> Command {
     let mut cmd = Command::cargo_bin("kifu").unwrap();
     cmd.current_dir(manifest());

@@ -163,7 +163,7 @@ struct ScoreFlags {
     /// Points given to White for the handicap, replacing the ruleset's (area scoring).
     #[arg(long, value_name = "N", value_parser = finite_number)]
     handicap_bonus: Option<f64>,
-    /// Whether the eyes of groups in seki count: none (Japanese Art. 8), count, or kgs (as KGS scores: an eye counts for nobody only if all the chains around it touch a seki dame). Default: kgs for KGS records, else none.
+    /// Whether the eyes of groups in seki count: none (Japanese Art. 8), count, or kgs (as KGS scores: an eye counts for nobody only if all the chains around it touch a seki dame, seki being found as the board stands, without filling the dame first). Default: kgs for KGS records, else none.
     #[arg(long, value_enum)]
     seki_eyes: Option<SekiEyes>,
     /// Who wins equal scores: draw (jigo; the default) or white (for rules that give ties to White).

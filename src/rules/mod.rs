@@ -72,11 +72,13 @@ pub enum Tax {
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
 #[serde(rename_all = "kebab-case")]
 pub enum SekiEyeRule {
-    /// Every empty region a chain in seki borders (Japanese Art. 8).
+    /// Every empty region a chain in seki borders (Japanese Art. 8), the
+    /// seki found once the dame are filled (Art. 9: a ten-thousand-year
+    /// ko left open is one).
     AnyChainInSeki,
     /// Only regions whose every bordering chain is in seki (touches a seki
-    /// dame): an eye a chain with its own life also borders counts. This is
-    /// what KGS's results show.
+    /// dame): an eye a chain with its own life also borders counts; the
+    /// seki found as the board stands. This is what KGS's results show.
     EveryChainInSeki,
 }
 
@@ -102,7 +104,8 @@ pub enum SekiEyes {
     /// They count, as under area scoring (`Tax::None`).
     Count,
     /// As KGS's results show: an eye counts for nobody only when every
-    /// chain around it touches a seki dame (`Tax::Seki`, every chain).
+    /// chain around it touches a seki dame, seki being found as the board
+    /// stands (`Tax::Seki`, every chain).
     Kgs,
 }
 

@@ -82,7 +82,7 @@ pub struct Counted {
 
 /// Runs the passes in order.
 pub fn count(a: &Analysis, rules: CountRules) -> Counted {
-    let seki = seki(a);
+    let seki = seki(a, rules.seki_eye_rule == SekiEyeRule::AnyChainInSeki);
     let mut kinds = regions(a, &seki);
     let seki_eyes_counted = if rules.tax == Tax::None { 0 } else { seki_eyes(a, &seki, rules.seki_eye_rule, &mut kinds) };
     if rules.scoring == Scoring::Territory && rules.connections {
@@ -97,12 +97,16 @@ const MAX_LINKING_EYE: usize = 2;
 
 /// Pass 1, seki: the dame neither colour can fill without putting its own
 /// chain in atari (Art. 8; RULES.md: dame that can simply be filled make
-/// no seki), the chains beside them, and the chains of a ko-seki: a chain
+/// no seki), once the dame that can be filled quietly are (with
+/// `fill_dame`: the confirmation of Art. 9 fills them before the count;
+/// a ten-thousand-year ko left open shows as the seki the commentary to
+/// Art. 7 calls it only then; KGS's results find seki as the board
+/// stands), the chains beside them, and the chains of a ko-seki: a chain
 /// in atari in its own one-point eye that its owner cannot connect (see
 /// [`connects`]: a double-ko seki). A chain in atari that can connect is
 /// an open ko: a connection to make (pass 4), not a seki. Chains that share a small eye share their fate, unless one
 /// has a larger eye of its own. Pass-alive chains are never in seki.
-pub fn seki(a: &Analysis) -> Seki {
+pub fn seki(a: &Analysis, fill_dame: bool) -> Seki {
     let n = a.chains().len();
     let mut found = Seki { dame: Vec::new(), chains: vec![false; n], at_dame: vec![false; n] };
     let mark = |c: ChainId, found: &mut Seki| {
@@ -111,16 +115,17 @@ pub fn seki(a: &Analysis) -> Seki {
             found.at_dame[c as usize] = true;
         }
     };
+    let filled = if fill_dame { fill_quiet_dame(a) } else { a.cells().to_vec() };
+    let stride = a.stride();
     for region in a.regions() {
+        // Filled only around small regions (see fill_quiet_dame).
+        let cells = if region.points.len() <= MAX_LINKING_EYE { &filled[..] } else { a.cells() };
         for &p in &region.points {
-            let around = |color| a.neighbors(p).iter().any(|&q| a.cell(q) == Cell::of(color));
-            let both = around(Color::Black) && around(Color::White);
-            if both && a.pass_alive_area(p).is_none() && a.self_atari(p, Color::Black) && a.self_atari(p, Color::White) {
+            let unfillable = |color| Analysis::self_atari_in(cells, stride, p, color);
+            if cells[p as usize] == Cell::Empty && touches_both(cells, stride, p) && unfillable(Color::Black) && unfillable(Color::White) {
                 found.dame.push(p);
-                for q in a.neighbors(p) {
-                    if let Some(c) = a.chain_id(q) {
-                        mark(c, &mut found);
-                    }
+                for c in chains_reached(a, &filled, p) {
+                    mark(c, &mut found);
                 }
             }
         }
@@ -140,6 +145,67 @@ pub fn seki(a: &Analysis) -> Seki {
     found.dame.sort_unstable();
     spread_over_small_eyes(a, &mut found);
     found
+}
+
+/// The cells once the players have filled the dame they can fill quietly
+/// (see [`Analysis::quiet_fill_in`]), in point order, Black first where
+/// both can, again until none is left: a seki can show only then, as in a
+/// ten-thousand-year ko, whose dame are fillable until the others are
+/// filled. Only regions of at most two points are filled, the size of a
+/// seki's dame: in larger ones the order of filling would decide what is
+/// found. Pass-alive areas are left as they are.
+fn fill_quiet_dame(a: &Analysis) -> Vec<Cell> {
+    let mut cells = a.cells().to_vec();
+    let stride = a.stride();
+    let dame: Vec<Pt> = a
+        .regions()
+        .iter()
+        .filter(|r| r.points.len() <= MAX_LINKING_EYE)
+        .flat_map(|r| r.points.iter().copied())
+        .filter(|&p| a.pass_alive_area(p).is_none() && touches_both(&cells, stride, p))
+        .collect();
+    loop {
+        let mut changed = false;
+        for &p in &dame {
+            if cells[p as usize] != Cell::Empty || !touches_both(&cells, stride, p) {
+                continue;
+            }
+            if let Some(color) = [Color::Black, Color::White].into_iter().find(|&c| Analysis::quiet_fill_in(&cells, stride, p, c)) {
+                cells[p as usize] = Cell::of(color);
+                changed = true;
+            }
+        }
+        if !changed {
+            return cells;
+        }
+    }
+}
+
+fn touches_both(cells: &[Cell], stride: Pt, p: Pt) -> bool {
+    let around = |color| Analysis::neighbors_in(stride, p).iter().any(|&q| cells[q as usize] == Cell::of(color));
+    around(Color::Black) && around(Color::White)
+}
+
+/// The chains of the analysis beside `p` once the dame are filled: those
+/// next to it, and those the filled stones joined to them.
+fn chains_reached(a: &Analysis, filled: &[Cell], p: Pt) -> Vec<ChainId> {
+    let mut stones: Vec<Pt> = Analysis::neighbors_in(a.stride(), p).into_iter().filter(|&q| filled[q as usize].color().is_some()).collect();
+    let mut i = 0;
+    while i < stones.len() {
+        let s = stones[i];
+        for q in Analysis::neighbors_in(a.stride(), s) {
+            // Through filled stones only: a chain of the analysis is one id already.
+            let through_fill = a.cell(q) == Cell::Empty || a.cell(s) == Cell::Empty;
+            if filled[q as usize] == filled[s as usize] && through_fill && !stones.contains(&q) {
+                stones.push(q);
+            }
+        }
+        i += 1;
+    }
+    let mut chains: Vec<ChainId> = stones.iter().filter_map(|&s| a.chain_id(s)).collect();
+    chains.sort_unstable();
+    chains.dedup();
+    chains
 }
 
 /// Whether the chain `c`, in atari in its own one-point eye `eye`, can
@@ -521,6 +587,24 @@ mod tests {
                 "bbbbbbbbb",
             ],
         );
+    }
+
+    #[test]
+    fn a_ten_thousand_year_ko_is_a_seki_once_the_dame_are_filled() {
+        // White's B2-B1 sit in Black's corner eye space; C2 can be filled
+        // quietly, and then neither C1 nor A1 can: seki, and Black's eye
+        // A3 is no one's. As the board stands (KGS's rule) C2 is plain
+        // dame and A3 Black's.
+        let position = [
+            "OOOOO....", //
+            "XXOOO....",
+            ".XXXO....",
+            "XO.XO....",
+            ".O.XO....",
+        ];
+        assert_counted(&position, JAPANESE, &["OOOOOwwww", "XXOOOwwww", "eXXXOwwww", "XOsXOwwww", "sOsXOwwww"]);
+        let kgs = CountRules { seki_eye_rule: SekiEyeRule::EveryChainInSeki, ..JAPANESE };
+        assert_counted(&position, kgs, &["OOOOOwwww", "XXOOOwwww", "bXXXOwwww", "XO.XOwwww", ".O.XOwwww"]);
     }
 
     #[test]
