@@ -968,16 +968,14 @@ impl Rng {
 /// A light board for playouts: chains as circular lists with pseudo-liberty
 /// count, sum and sum of squares (a chain is in atari exactly when
 /// count * squares == sum * sum), and the list of empty points.
-#[derive(Clone)]
 struct Light {
     stride: usize,
     cells: Vec<u8>,
     head: Vec<u16>,
     next: Vec<u16>,
-    size: Vec<u16>,
-    nlib: Vec<u16>,
-    lsum: Vec<u32>,
-    lsq: Vec<u64>,
+    /// Per chain head: its size and pseudo-liberties, in one place (a
+    /// move reads and writes them together).
+    chain: Vec<ChainStats>,
     empties: Vec<u16>,
     epos: Vec<u16>,
     /// The point the player to move may not take (simple ko), or 0.
@@ -991,6 +989,46 @@ struct Light {
     local: u32,
 }
 
+/// A chain's size and its pseudo-liberties (one per stone and empty point
+/// beside it): how many, their sum and the sum of their squares.
+#[derive(Clone, Copy, Default)]
+struct ChainStats {
+    size: u16,
+    nlib: u16,
+    lsum: u32,
+    lsq: u64,
+}
+
+impl ChainStats {
+    /// Whether the pseudo-liberties are all one point (at least one).
+    #[inline]
+    fn one_liberty(nlib: u64, lsum: u64, lsq: u64) -> bool {
+        nlib > 0 && nlib * lsq == lsum * lsum
+    }
+}
+
+impl Clone for Light {
+    /// A copy whose list of empty points can take every point back without
+    /// growing (captures empty points during a playout).
+    fn clone(&self) -> Light {
+        let mut empties = Vec::with_capacity(self.cells.len());
+        empties.extend_from_slice(&self.empties);
+        Light {
+            stride: self.stride,
+            cells: self.cells.clone(),
+            head: self.head.clone(),
+            next: self.next.clone(),
+            chain: self.chain.clone(),
+            empties,
+            epos: self.epos.clone(),
+            ko: self.ko,
+            captures: self.captures,
+            self_atari: self.self_atari,
+            local: self.local,
+        }
+    }
+}
+
 impl Light {
     fn from_cells(stride: usize, cells: &[u8], points: &[usize]) -> Light {
         let n = cells.len();
@@ -999,10 +1037,7 @@ impl Light {
             cells: vec![BORDER; n],
             head: vec![0; n],
             next: vec![0; n],
-            size: vec![0; n],
-            nlib: vec![0; n],
-            lsum: vec![0; n],
-            lsq: vec![0; n],
+            chain: vec![ChainStats::default(); n],
             empties: Vec::with_capacity(points.len()),
             epos: vec![0; n],
             ko: 0,
@@ -1030,10 +1065,7 @@ impl Light {
         self.cells.copy_from_slice(&o.cells);
         self.head.copy_from_slice(&o.head);
         self.next.copy_from_slice(&o.next);
-        self.size.copy_from_slice(&o.size);
-        self.nlib.copy_from_slice(&o.nlib);
-        self.lsum.copy_from_slice(&o.lsum);
-        self.lsq.copy_from_slice(&o.lsq);
+        self.chain.copy_from_slice(&o.chain);
         self.empties.clear();
         self.empties.extend_from_slice(&o.empties);
         self.epos.copy_from_slice(&o.epos);
@@ -1048,29 +1080,32 @@ impl Light {
 
     #[inline]
     fn add_lib(&mut self, h: usize, l: usize) {
-        self.nlib[h] += 1;
-        self.lsum[h] += l as u32;
-        self.lsq[h] += (l * l) as u64;
+        let s = &mut self.chain[h];
+        s.nlib += 1;
+        s.lsum += l as u32;
+        s.lsq += (l * l) as u64;
     }
 
     #[inline]
     fn sub_lib(&mut self, h: usize, l: usize) {
-        self.nlib[h] -= 1;
-        self.lsum[h] -= l as u32;
-        self.lsq[h] -= (l * l) as u64;
+        let s = &mut self.chain[h];
+        s.nlib -= 1;
+        s.lsum -= l as u32;
+        s.lsq -= (l * l) as u64;
     }
 
     /// Whether the chain with head `h` has exactly one liberty.
     #[inline]
     fn in_atari(&self, h: usize) -> bool {
-        let n = self.nlib[h] as u64;
-        n > 0 && n * self.lsq[h] == (self.lsum[h] as u64) * (self.lsum[h] as u64)
+        let s = &self.chain[h];
+        ChainStats::one_liberty(s.nlib as u64, s.lsum as u64, s.lsq)
     }
 
     /// The only liberty of a chain in atari.
     #[inline]
     fn atari_lib(&self, h: usize) -> usize {
-        (self.lsum[h] / self.nlib[h] as u32) as usize
+        let s = &self.chain[h];
+        (s.lsum / s.nlib as u32) as usize
     }
 
     /// Takes `p` off the list of empty points (every empty point is on it).
@@ -1094,13 +1129,14 @@ impl Light {
         self.cells[p] = c;
         self.head[p] = p as u16;
         self.next[p] = p as u16;
-        self.size[p] = 1;
-        self.nlib[p] = 0;
-        self.lsum[p] = 0;
-        self.lsq[p] = 0;
+        let mut own = ChainStats { size: 1, ..ChainStats::default() };
         for n in self.nbrs(p) {
             match self.cells[n] {
-                EMPTY => self.add_lib(p, n),
+                EMPTY => {
+                    own.nlib += 1;
+                    own.lsum += n as u32;
+                    own.lsq += (n * n) as u64;
+                }
                 BLACK | WHITE => {
                     let h = self.head[n] as usize;
                     self.sub_lib(h, p);
@@ -1108,6 +1144,7 @@ impl Light {
                 _ => {}
             }
         }
+        self.chain[p] = own;
         for n in self.nbrs(p) {
             if self.cells[n] == c {
                 let (a, b) = (self.head[p] as usize, self.head[n] as usize);
@@ -1119,7 +1156,7 @@ impl Light {
     }
 
     fn merge(&mut self, a: usize, b: usize) {
-        let (big, small) = if self.size[a] >= self.size[b] { (a, b) } else { (b, a) };
+        let (big, small) = if self.chain[a].size >= self.chain[b].size { (a, b) } else { (b, a) };
         let mut q = small;
         loop {
             self.head[q] = big as u16;
@@ -1129,10 +1166,12 @@ impl Light {
             }
         }
         self.next.swap(big, small);
-        self.size[big] += self.size[small];
-        self.nlib[big] += self.nlib[small];
-        self.lsum[big] += self.lsum[small];
-        self.lsq[big] += self.lsq[small];
+        let s = self.chain[small];
+        let b = &mut self.chain[big];
+        b.size += s.size;
+        b.nlib += s.nlib;
+        b.lsum += s.lsum;
+        b.lsq += s.lsq;
     }
 
     /// Removes the chain with head `h`; returns its size.
@@ -1159,7 +1198,7 @@ impl Light {
                 break;
             }
         }
-        self.size[h] as usize
+        self.chain[h].size as usize
     }
 
     /// Plays a legal move: captures, and sets the ko point.
@@ -1172,7 +1211,7 @@ impl Light {
         for n in self.nbrs(p) {
             if self.cells[n] == opp {
                 let h = self.head[n] as usize;
-                if self.nlib[h] == 0 {
+                if self.chain[h].nlib == 0 {
                     captured += self.remove_chain(h);
                     last_capture = n;
                 }
@@ -1182,7 +1221,7 @@ impl Light {
             self.captures += 1;
         }
         let h = self.head[p] as usize;
-        if captured == 1 && self.size[h] == 1 && self.nlib[h] == 1 {
+        if captured == 1 && self.chain[h].size == 1 && self.chain[h].nlib == 1 {
             self.ko = last_capture;
         }
     }
@@ -1231,7 +1270,9 @@ impl Light {
     }
 
     /// For a legal move: whether it captures, and the size of its chain
-    /// and (up to 2) its distinct liberties afterwards.
+    /// and (up to 2) its distinct liberties afterwards. The liberties of
+    /// the chains it joins come from their pseudo-liberty sums, less the
+    /// entries for `p` (one per stone beside it), with no walk over them.
     fn after(&self, p: usize, c: u8) -> (bool, usize, usize) {
         let mut libs = [0usize; 2];
         let mut k = 0;
@@ -1243,8 +1284,9 @@ impl Light {
         };
         let opp = BLACK + WHITE - c;
         let mut size = 1;
+        let around = self.nbrs(p);
         let mut seen = [usize::MAX; 4];
-        for (i, n) in self.nbrs(p).into_iter().enumerate() {
+        for (i, n) in around.into_iter().enumerate() {
             match self.cells[n] {
                 EMPTY => add(n, &mut libs, &mut k),
                 x if x == opp && self.in_atari(self.head[n] as usize) => return (true, 0, 2),
@@ -1252,7 +1294,7 @@ impl Light {
                     let h = self.head[n] as usize;
                     if !seen[..i].contains(&h) {
                         seen[i] = h;
-                        size += self.size[h] as usize;
+                        size += self.chain[h].size as usize;
                     }
                 }
                 _ => {}
@@ -1261,21 +1303,20 @@ impl Light {
         if k >= 2 {
             return (false, size, k);
         }
+        let at = p as u64;
         for &h in seen.iter().filter(|&&h| h != usize::MAX) {
-            let mut q = h;
-            loop {
-                for n in self.nbrs(q) {
-                    if self.cells[n] == EMPTY {
-                        add(n, &mut libs, &mut k);
-                    }
-                }
-                if k >= 2 {
-                    return (false, size, k);
-                }
-                q = self.next[q] as usize;
-                if q == h {
-                    break;
-                }
+            let beside = around.iter().filter(|&&n| self.cells[n] == c && self.head[n] as usize == h).count() as u64;
+            let s = &self.chain[h];
+            let (nlib, lsum, lsq) = (s.nlib as u64 - beside, s.lsum as u64 - beside * at, s.lsq - beside * at * at);
+            if nlib == 0 {
+                continue;
+            }
+            if !ChainStats::one_liberty(nlib, lsum, lsq) {
+                return (false, size, 2);
+            }
+            add((lsum / nlib) as usize, &mut libs, &mut k);
+            if k >= 2 {
+                return (false, size, k);
             }
         }
         (false, size, k)
