@@ -267,8 +267,15 @@ pub fn necessary_connections(a: &Analysis, seki: &Seki, kinds: &mut [Kind]) {
     }
     let mut cells = fill_one_sided_dame(a, kinds);
     loop {
-        let probe = Analysis::from_cells(cells.clone(), a.stride());
-        let connections = connections_needed(&probe, &in_seki, kinds);
+        // The probe asks only about chains: no regions, no pass-alive search.
+        let filled;
+        let probe = if cells == a.cells() {
+            a
+        } else {
+            filled = Analysis::chains_only(cells.clone(), a.stride());
+            &filled
+        };
+        let connections = connections_needed(probe, &in_seki, kinds);
         if connections.is_empty() {
             break;
         }
@@ -285,27 +292,44 @@ pub fn necessary_connections(a: &Analysis, seki: &Seki, kinds: &mut [Kind]) {
 /// point in board order, then the scan starts again.
 fn fill_one_sided_dame(a: &Analysis, kinds: &[Kind]) -> Vec<Cell> {
     let mut cells = a.cells().to_vec();
-    // Points found not fillable, which stay so until a fill changes what
-    // they depend on: the scan skips them (on an open board in play, most
-    // of the board is dame and each fill would otherwise ask every point
-    // again).
-    let mut settled = vec![false; cells.len()];
+    let mut settled = Settled { points: vec![false; cells.len()], lowest_unsettled: 0 };
     let mut flood = Flood::new(cells.len());
+    let mut from = 0;
     'fill: loop {
-        for d in 0..cells.len() as Pt {
-            if settled[d as usize] || cells[d as usize] != Cell::Empty || kinds[d as usize] != Kind::Dame {
+        for d in from..cells.len() as Pt {
+            if settled.points[d as usize] || cells[d as usize] != Cell::Empty || kinds[d as usize] != Kind::Dame {
                 continue;
             }
             let mut safe = [Color::Black, Color::White]
                 .into_iter()
-                .filter(|&c| a.neighbors(d).iter().any(|&n| cells[n as usize] == Cell::of(c)) && !Analysis::self_atari_in(&cells, a.stride(), d, c));
+                .filter(|&c| a.neighbors(d).iter().any(|&n| cells[n as usize] == Cell::of(c)) && !flood.self_atari(a, &mut cells, d, c));
             if let (Some(color), None) = (safe.next(), safe.next()) {
+                // The points before `d` are settled or no dame: only those
+                // the fill unsettles can be filled next.
+                settled.lowest_unsettled = d;
                 flood.fill(a, &mut cells, d, Cell::of(color), &mut settled);
+                from = settled.lowest_unsettled;
                 continue 'fill;
             }
-            settled[d as usize] = true;
+            settled.points[d as usize] = true;
         }
         return cells;
+    }
+}
+
+/// Points found not fillable, which stay so until a fill changes what
+/// they depend on: the scan skips them (on an open board in play, most of
+/// the board is dame and each fill would otherwise ask every point again).
+struct Settled {
+    points: Vec<bool>,
+    /// The first point unsettled since this was last set.
+    lowest_unsettled: Pt,
+}
+
+impl Settled {
+    fn unsettle(&mut self, p: Pt) {
+        self.points[p as usize] = false;
+        self.lowest_unsettled = self.lowest_unsettled.min(p);
     }
 }
 
@@ -334,43 +358,70 @@ impl Flood {
     /// beside `d`, the chain it joins and the enemy chains beside it, and
     /// a changed chain changes the answer beside it only if it had or has
     /// fewer than [`MANY_LIBERTIES`] liberties.
-    fn fill(&mut self, a: &Analysis, cells: &mut [Cell], d: Pt, stone: Cell, settled: &mut [bool]) {
-        for n in a.neighbors(d) {
-            settled[n as usize] = false;
+    fn fill(&mut self, a: &Analysis, cells: &mut [Cell], d: Pt, stone: Cell, settled: &mut Settled) {
+        let around = a.neighbors(d);
+        for n in around {
+            settled.unsettle(n);
         }
         // The chains `d` joins, as they were.
-        let joined: Vec<Pt> = a.neighbors(d).into_iter().filter(|&n| cells[n as usize] == stone).collect();
-        self.unsettle_beside_short_chains(a, cells, &joined, settled);
+        let joined = around.into_iter().filter(|&n| cells[n as usize] == stone);
+        self.unsettle_beside_short_chains(a, cells, joined, settled);
         cells[d as usize] = stone;
-        let enemies: Vec<Pt> = a.neighbors(d).into_iter().filter(|&n| cells[n as usize].color().is_some() && cells[n as usize] != stone).collect();
-        self.unsettle_beside_short_chains(a, cells, &enemies, settled);
-        self.unsettle_beside_short_chains(a, cells, &[d], settled);
+        let enemies = around.into_iter().filter(|&n| cells[n as usize].color().is_some() && cells[n as usize] != stone);
+        self.unsettle_beside_short_chains(a, cells, enemies, settled);
+        self.unsettle_beside_short_chains(a, cells, [d], settled);
     }
 
-    /// Unsettles the empty points beside the chains at `starts` that have
-    /// fewer than [`MANY_LIBERTIES`] liberties.
-    fn unsettle_beside_short_chains(&mut self, a: &Analysis, cells: &[Cell], starts: &[Pt], settled: &mut [bool]) {
-        let mut walked: Vec<u32> = Vec::new();
-        for &start in starts {
+    /// Unsettles the empty points beside the chains at `starts` (up to
+    /// four) that have fewer than [`MANY_LIBERTIES`] liberties.
+    fn unsettle_beside_short_chains(&mut self, a: &Analysis, cells: &[Cell], starts: impl IntoIterator<Item = Pt>, settled: &mut Settled) {
+        // Two walks a start at most.
+        let mut walked = [0u32; 8];
+        let mut walks = 0;
+        for start in starts {
             // A stone keeps the mark of the walk over its chain until the
             // next walk passes there: a chain met twice is walked once.
-            if walked.contains(&self.mark[start as usize]) {
+            if walked[..walks].contains(&self.mark[start as usize]) {
                 continue;
             }
-            let mut liberties = 0;
-            self.walk(a, cells, start, |_| {
-                liberties += 1;
-                liberties < MANY_LIBERTIES
-            });
-            walked.push(self.round);
+            let liberties = self.liberties_up_to(a, cells, start, MANY_LIBERTIES);
+            walked[walks] = self.round;
+            walks += 1;
             if liberties < MANY_LIBERTIES {
                 self.walk(a, cells, start, |e| {
-                    settled[e as usize] = false;
+                    settled.unsettle(e);
                     true
                 });
-                walked.push(self.round);
+                walked[walks] = self.round;
+                walks += 1;
             }
         }
+    }
+
+    /// Whether a stone of `color` at the empty point `d` would leave its
+    /// chain with at most one liberty and capture nothing: what
+    /// [`Analysis::self_atari`] answers of an analysed position, asked of
+    /// cells a fill changes (`cells` is as it was on return).
+    fn self_atari(&mut self, a: &Analysis, cells: &mut [Cell], d: Pt, color: Color) -> bool {
+        let enemy = Cell::of(color.opponent());
+        let captures = a.neighbors(d).into_iter().any(|n| cells[n as usize] == enemy && self.liberties_up_to(a, cells, n, 2) < 2);
+        if captures {
+            return false;
+        }
+        cells[d as usize] = Cell::of(color);
+        let liberties = self.liberties_up_to(a, cells, d, 2);
+        cells[d as usize] = Cell::Empty;
+        liberties < 2
+    }
+
+    /// The liberties of the chain at `start`, counted up to `most`.
+    fn liberties_up_to(&mut self, a: &Analysis, cells: &[Cell], start: Pt, most: usize) -> usize {
+        let mut liberties = 0;
+        self.walk(a, cells, start, |_| {
+            liberties += 1;
+            liberties < most
+        });
+        liberties
     }
 
     /// Visits each empty point beside the chain at `start` once, until
@@ -500,6 +551,36 @@ mod tests {
         let (got, c) = counted(rows, rules);
         assert_eq!(got, want, "\n{}\nwanted\n{}", got.join("\n"), want.join("\n"));
         c
+    }
+
+    #[test]
+    fn self_atari_on_bare_cells_is_the_analysis_answer() {
+        let mut seed = 0x2545_f491_4f6c_dd1du64;
+        for _ in 0..300 {
+            let rows: Vec<String> = (0..7)
+                .map(|_| {
+                    (0..7)
+                        .map(|_| {
+                            seed ^= seed << 13;
+                            seed ^= seed >> 7;
+                            seed ^= seed << 17;
+                            ['.', '.', 'X', 'O'][(seed % 4) as usize]
+                        })
+                        .collect()
+                })
+                .collect();
+            let rows: Vec<&str> = rows.iter().map(String::as_str).collect();
+            let board = Board::from_rows(&rows).expect("a diagram");
+            let a = Analysis::new(&board);
+            let mut cells = a.cells().to_vec();
+            let mut flood = Flood::new(cells.len());
+            for p in board.points().filter(|&p| a.cell(p) == Cell::Empty) {
+                for color in [Color::Black, Color::White] {
+                    assert_eq!(flood.self_atari(&a, &mut cells, p, color), a.self_atari(p, color), "{rows:?} {p} {color:?}");
+                    assert_eq!(cells, a.cells(), "the cells are left as they were");
+                }
+            }
+        }
     }
 
     #[test]
