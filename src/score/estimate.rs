@@ -1314,7 +1314,8 @@ impl Light {
             if !ChainStats::one_liberty(nlib, lsum, lsq) {
                 return (false, size, 2);
             }
-            add((lsum / nlib) as usize, &mut libs, &mut k);
+            // A 32-bit division: the sum of the pseudo-liberties fits.
+            add((lsum as u32 / nlib as u32) as usize, &mut libs, &mut k);
             if k >= 2 {
                 return (false, size, k);
             }
