@@ -153,12 +153,14 @@ fn connects(a: &Analysis, c: ChainId, eye: Pt) -> bool {
     let mut fill = eye;
     loop {
         cells[fill as usize] = Cell::of(color);
-        let after = Analysis::from_cells(cells.clone(), a.stride());
+        let after = Analysis::chains_only(cells.clone(), a.stride());
         match after.chain_at(fill).liberties[..] {
             [_, _, ..] => return true,
             [next] => {
-                let region = after.region(after.region_id(next).expect("a liberty is empty"));
-                if region.points.len() > 1 || region.owner() != Some(color) {
+                // A one-point eye of its own: no empty point and no enemy
+                // stone beside the liberty (the chain's own stone is).
+                let own_eye = after.neighbors(next).iter().all(|&q| after.cell(q) == Cell::Border || after.cell(q) == Cell::of(color));
+                if !own_eye {
                     return false;
                 }
                 fill = next;
