@@ -405,6 +405,10 @@ impl Flood {
     /// [`Analysis::self_atari`] answers of an analysed position, asked of
     /// cells a fill changes (`cells` is as it was on return).
     fn self_atari(&mut self, a: &Analysis, cells: &mut [Cell], d: Pt, color: Color) -> bool {
+        // Two empty points beside it are two liberties: no walk needed.
+        if a.neighbors(d).iter().filter(|&&n| cells[n as usize] == Cell::Empty).count() >= 2 {
+            return false;
+        }
         let enemy = Cell::of(color.opponent());
         let captures = a.neighbors(d).into_iter().any(|n| cells[n as usize] == enemy && self.liberties_up_to(a, cells, n, 2) < 2);
         if captures {
