@@ -7,7 +7,8 @@
 //! questions of the final position; before this module each of them had
 //! its own flood fills. An [`Analysis`] is immutable: a rule that tries a
 //! stone (a dame filled, a connection made) analyses the changed cells with
-//! [`Analysis::from_cells`].
+//! [`Analysis::from_cells`], or with [`Analysis::chains_only`] when it asks
+//! about chains alone.
 //!
 //! Points are the board's [`Pt`] indices, so a caller can go between the
 //! board and the analysis freely.
@@ -149,7 +150,7 @@ impl Analysis {
     /// The four orthogonal neighbours of a point of the board (some may be
     /// border cells).
     pub fn neighbors(&self, p: Pt) -> [Pt; 4] {
-        Analysis::neighbors_in(self.stride, p)
+        [p - self.stride, p - 1, p + 1, p + self.stride]
     }
 
     pub fn chains(&self) -> &[Chain] {
@@ -212,10 +213,6 @@ impl Analysis {
             }
         }
         true
-    }
-
-    fn neighbors_in(stride: Pt, p: Pt) -> [Pt; 4] {
-        [p - stride, p - 1, p + 1, p + stride]
     }
 
     /// The liberties the chain of a stone of `color` put at the empty point

@@ -935,8 +935,8 @@ fn not_a_point(p: usize) -> ! {
 /// around the board keeps those inside the lists), a chain link (`head`,
 /// `next` only ever hold points of stones), or a place in `empties` that
 /// `epos` keeps for an empty point. The points that come from outside
-/// are checked where they come in ([`Light::check_points`]). The bounds
-/// checks were a fifth of the playouts' instructions.
+/// are checked where they come in ([`Light::check_point`]). The bounds
+/// checks were a quarter of the playouts' instructions.
 #[inline(always)]
 fn at<T>(v: &[T], i: usize) -> &T {
     debug_assert!(i < v.len());
