@@ -296,27 +296,33 @@ fn fill_one_sided_dame(a: &Analysis, kinds: &[Kind]) -> Vec<Cell> {
     let mut cells = a.cells().to_vec();
     let mut settled = Settled { points: vec![false; cells.len()], lowest_unsettled: 0 };
     let mut flood = Flood::new(cells.len());
-    let mut from = 0;
-    'fill: loop {
-        for d in from..cells.len() as Pt {
-            if settled.points[d as usize] || cells[d as usize] != Cell::Empty || kinds[d as usize] != Kind::Dame {
-                continue;
-            }
-            let mut safe = [Color::Black, Color::White]
-                .into_iter()
-                .filter(|&c| a.neighbors(d).iter().any(|&n| cells[n as usize] == Cell::of(c)) && !flood.self_atari(a, &mut cells, d, c));
-            if let (Some(color), None) = (safe.next(), safe.next()) {
-                // The points before `d` are settled or no dame: only those
-                // the fill unsettles can be filled next.
-                settled.lowest_unsettled = d;
-                flood.fill(a, &mut cells, d, Cell::of(color), &mut settled);
-                from = settled.lowest_unsettled;
-                continue 'fill;
-            }
-            settled.points[d as usize] = true;
-        }
-        return cells;
+    let mut from = Some(0);
+    while let Some(start) = from {
+        from = fill_first_from(a, kinds, &mut cells, &mut settled, &mut flood, start);
     }
+    cells
+}
+
+/// Fills the first point from `start` on that only one colour can fill
+/// without self-atari. Returns where the next scan starts, the first point
+/// the fill unsettled (the points before this one are settled or no
+/// dame), or `None` when no point could be filled.
+fn fill_first_from(a: &Analysis, kinds: &[Kind], cells: &mut [Cell], settled: &mut Settled, flood: &mut Flood, start: Pt) -> Option<Pt> {
+    for d in start..cells.len() as Pt {
+        if settled.points[d as usize] || cells[d as usize] != Cell::Empty || kinds[d as usize] != Kind::Dame {
+            continue;
+        }
+        let mut safe = [Color::Black, Color::White]
+            .into_iter()
+            .filter(|&c| a.neighbors(d).iter().any(|&n| cells[n as usize] == Cell::of(c)) && !flood.self_atari(a, cells, d, c));
+        if let (Some(color), None) = (safe.next(), safe.next()) {
+            settled.lowest_unsettled = d;
+            flood.fill(a, cells, d, Cell::of(color), settled);
+            return Some(settled.lowest_unsettled);
+        }
+        settled.points[d as usize] = true;
+    }
+    None
 }
 
 /// Points found not fillable, which stay so until a fill changes what

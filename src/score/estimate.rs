@@ -1525,11 +1525,7 @@ impl Light {
         };
         for n in self.nbrs(l) {
             match self.cell(n) {
-                EMPTY => {
-                    if add(n) {
-                        return true;
-                    }
-                }
+                EMPTY if add(n) => return true,
                 x if x == c => {
                     let h = self.head(n);
                     let mut q = h;
