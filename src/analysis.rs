@@ -7,10 +7,13 @@
 //! questions of the final position; before this module each of them had
 //! its own flood fills. An [`Analysis`] is immutable: a rule that tries a
 //! stone (a dame filled, a connection made) analyses the changed cells with
-//! [`Analysis::from_cells`].
+//! [`Analysis::from_cells`], or with [`Analysis::chains_only`] when it asks
+//! about chains alone.
 //!
 //! Points are the board's [`Pt`] indices, so a caller can go between the
 //! board and the analysis freely.
+
+use std::ops::Range;
 
 use crate::board::{Board, Cell, Color, Pt};
 
@@ -102,6 +105,20 @@ impl Analysis {
     /// The analysis of padded cells laid out as the board's, rows `stride`
     /// apart, with a border all around (as [`Analysis::cells`] gives them).
     pub fn from_cells(cells: Vec<Cell>, stride: Pt) -> Analysis {
+        let mut a = Analysis::chains_only(cells, stride);
+        a.find_regions();
+        for color in [Color::Black, Color::White] {
+            a.find_pass_alive(color);
+        }
+        a
+    }
+
+    /// The chains of padded cells and their liberties only: no region is
+    /// found ([`Analysis::regions`] is empty) and no chain is pass-alive.
+    /// Enough for a rule that asks only about chains
+    /// ([`Analysis::self_atari`], [`Analysis::liberties_if_played`]), at a
+    /// fraction of the cost.
+    pub fn chains_only(cells: Vec<Cell>, stride: Pt) -> Analysis {
         let n = cells.len();
         let mut a = Analysis {
             cells,
@@ -113,10 +130,6 @@ impl Analysis {
             pass_alive_area: vec![None; n],
         };
         a.find_chains();
-        a.find_regions();
-        for color in [Color::Black, Color::White] {
-            a.find_pass_alive(color);
-        }
         a
     }
 
@@ -137,7 +150,7 @@ impl Analysis {
     /// The four orthogonal neighbours of a point of the board (some may be
     /// border cells).
     pub fn neighbors(&self, p: Pt) -> [Pt; 4] {
-        Analysis::neighbors_in(self.stride, p)
+        [p - self.stride, p - 1, p + 1, p + self.stride]
     }
 
     pub fn chains(&self) -> &[Chain] {
@@ -202,31 +215,6 @@ impl Analysis {
         true
     }
 
-    /// [`Analysis::self_atari`] on cells not analysed (laid out as
-    /// [`Analysis::cells`]): a rule that fills points one by one asks it
-    /// after each, where analysing the whole board again would cost more.
-    pub fn self_atari_in(cells: &[Cell], stride: Pt, p: Pt, color: Color) -> bool {
-        let captures = Analysis::neighbors_in(stride, p)
-            .into_iter()
-            .any(|n| cells[n as usize] == Cell::of(color.opponent()) && liberties_up_to_two(cells, stride, n, None) < 2);
-        !captures && liberties_up_to_two(cells, stride, p, Some(color)) < 2
-    }
-
-    /// Whether a stone of `color` at the empty point `p` of `cells` is a
-    /// quiet fill: it captures nothing and leaves no chain, its own or one
-    /// beside it, with fewer than two liberties (how dame are filled
-    /// before counting).
-    pub fn quiet_fill_in(cells: &[Cell], stride: Pt, p: Pt, color: Color) -> bool {
-        let enemy = Cell::of(color.opponent());
-        let enemy_short =
-            Analysis::neighbors_in(stride, p).into_iter().any(|n| cells[n as usize] == enemy && liberties_up_to_two_besides(cells, stride, n, p) < 2);
-        !enemy_short && liberties_up_to_two(cells, stride, p, Some(color)) == 2
-    }
-
-    pub(crate) fn neighbors_in(stride: Pt, p: Pt) -> [Pt; 4] {
-        [p - stride, p - 1, p + 1, p + stride]
-    }
-
     /// The liberties the chain of a stone of `color` put at the empty point
     /// `p` would have, captures aside.
     pub fn liberties_if_played(&self, p: Pt, color: Color) -> Vec<Pt> {
@@ -252,8 +240,10 @@ impl Analysis {
     fn find_chains(&mut self) {
         // Per cell: 1 + the index of the last chain that listed it as a
         // liberty, so a liberty list needs no `contains` (open boards have
-        // chains of hundreds of liberties).
+        // chains of hundreds of liberties). Each chain is flooded into the
+        // same two lists, then copied out at its size: one allocation each.
         let mut listed = vec![0; self.cells.len()];
+        let (mut stones, mut liberties) = (Vec::new(), Vec::new());
         for start in 0..self.cells.len() {
             let Some(color) = self.cells[start].color() else { continue };
             if self.chain_at[start] != NONE {
@@ -261,7 +251,9 @@ impl Analysis {
             }
             let id = self.chains.len() as ChainId;
             self.chain_at[start] = id;
-            let (mut stones, mut liberties) = (vec![start as Pt], Vec::new());
+            stones.clear();
+            liberties.clear();
+            stones.push(start as Pt);
             let mut i = 0;
             while i < stones.len() {
                 for n in self.neighbors(stones[i]) {
@@ -276,34 +268,38 @@ impl Analysis {
                 }
                 i += 1;
             }
-            self.chains.push(Chain { color, stones, liberties, regions: Vec::new(), pass_alive: false });
+            self.chains.push(Chain { color, stones: stones.clone(), liberties: liberties.clone(), regions: Vec::new(), pass_alive: false });
         }
     }
 
     fn find_regions(&mut self) {
+        let (mut points, mut chains) = (Vec::new(), Vec::new());
         for start in 0..self.cells.len() {
             if self.cells[start] != Cell::Empty || self.region_at[start] != NONE {
                 continue;
             }
             let id = self.regions.len() as RegionId;
             self.region_at[start] = id;
-            let mut region = Region { points: vec![start as Pt], black: false, white: false, chains: Vec::new(), pass_alive: None };
+            points.clear();
+            chains.clear();
+            points.push(start as Pt);
+            let (mut black, mut white) = (false, false);
             let mut i = 0;
-            while i < region.points.len() {
-                for n in self.neighbors(region.points[i]) {
+            while i < points.len() {
+                for n in self.neighbors(points[i]) {
                     match self.cells[n as usize] {
                         Cell::Empty if self.region_at[n as usize] == NONE => {
                             self.region_at[n as usize] = id;
-                            region.points.push(n);
+                            points.push(n);
                         }
                         Cell::Black | Cell::White => {
                             let chain = self.chain_at[n as usize];
                             let c = &mut self.chains[chain as usize];
-                            region.black |= c.color == Color::Black;
-                            region.white |= c.color == Color::White;
+                            black |= c.color == Color::Black;
+                            white |= c.color == Color::White;
                             if c.regions.last() != Some(&id) {
                                 c.regions.push(id);
-                                region.chains.push(chain);
+                                chains.push(chain);
                             }
                         }
                         _ => {}
@@ -311,7 +307,7 @@ impl Analysis {
                 }
                 i += 1;
             }
-            self.regions.push(region);
+            self.regions.push(Region { points: points.clone(), black, white, chains: chains.clone(), pass_alive: None });
         }
     }
 
@@ -330,71 +326,87 @@ impl Analysis {
         let n = self.cells.len();
         // Per point of a region: its index in `areas`.
         let mut area_at = vec![NONE; n];
+        /// A region, its lists as ranges of the lists all regions share.
         struct Area {
-            points: Vec<Pt>,
+            points: Range<usize>,
             /// The chains of `color` next to every empty point.
-            vital_for: Vec<ChainId>,
-            borders: Vec<ChainId>,
+            vital_for: Range<usize>,
+            borders: Range<usize>,
             /// Points with no stone of `color` beside them, up to 2.
             inner: u8,
         }
         let mut areas: Vec<Area> = Vec::new();
+        let (mut points, mut vital, mut borders): (Vec<Pt>, Vec<ChainId>, Vec<ChainId>) = (Vec::with_capacity(n), Vec::new(), Vec::new());
         for start in 0..n {
             if self.cells[start] != Cell::Empty || area_at[start] != NONE {
                 continue;
             }
             let id = areas.len() as u32;
             area_at[start] = id;
-            let mut area = Area { points: vec![start as Pt], vital_for: Vec::new(), borders: Vec::new(), inner: 0 };
+            let (first_point, first_vital, first_border) = (points.len(), vital.len(), borders.len());
+            points.push(start as Pt);
+            let mut inner = 0;
             let mut first_empty = true;
-            let mut i = 0;
-            while i < area.points.len() {
-                let p = area.points[i];
+            let mut i = first_point;
+            while i < points.len() {
+                let p = points[i];
                 let mut beside: [ChainId; 4] = [NONE; 4];
                 for (k, q) in self.neighbors(p).into_iter().enumerate() {
                     let cell = self.cells[q as usize];
                     if cell == own {
                         let c = self.chain_at[q as usize];
                         beside[k] = c;
-                        if !area.borders.contains(&c) {
-                            area.borders.push(c);
+                        if !borders[first_border..].contains(&c) {
+                            borders.push(c);
                         }
                     } else if cell != Cell::Border && area_at[q as usize] == NONE {
                         area_at[q as usize] = id;
-                        area.points.push(q);
+                        points.push(q);
                     }
                 }
-                if beside.iter().all(|&c| c == NONE) && area.inner < 2 {
-                    area.inner += 1;
+                if beside.iter().all(|&c| c == NONE) && inner < 2 {
+                    inner += 1;
                 }
                 if self.cells[p as usize] == Cell::Empty {
                     if first_empty {
-                        area.vital_for = beside.iter().copied().filter(|&c| c != NONE).collect();
-                        area.vital_for.sort_unstable();
-                        area.vital_for.dedup();
+                        let mut sorted = beside;
+                        sorted.sort_unstable();
+                        for (k, &c) in sorted.iter().enumerate() {
+                            if c != NONE && (k == 0 || sorted[k - 1] != c) {
+                                vital.push(c);
+                            }
+                        }
                         first_empty = false;
                     } else {
-                        area.vital_for.retain(|c| beside.contains(c));
+                        let mut kept = first_vital;
+                        for r in first_vital..vital.len() {
+                            if beside.contains(&vital[r]) {
+                                vital[kept] = vital[r];
+                                kept += 1;
+                            }
+                        }
+                        vital.truncate(kept);
                     }
                 }
                 i += 1;
             }
-            areas.push(area);
+            areas.push(Area { points: first_point..points.len(), vital_for: first_vital..vital.len(), borders: first_border..borders.len(), inner });
         }
         let mut captured = vec![false; self.chains.len()];
         let mut unsafe_area = vec![false; areas.len()];
+        let mut vital_regions = vec![0u32; self.chains.len()];
         loop {
-            let mut vital = vec![0u32; self.chains.len()];
+            vital_regions.fill(0);
             for (a, area) in areas.iter().enumerate() {
                 if !unsafe_area[a] {
-                    for &c in &area.vital_for {
-                        vital[c as usize] += 1;
+                    for &c in &vital[area.vital_for.clone()] {
+                        vital_regions[c as usize] += 1;
                     }
                 }
             }
             let mut fell = false;
             for (c, chain) in self.chains.iter().enumerate() {
-                if chain.color != color || captured[c] || vital[c] >= 2 {
+                if chain.color != color || captured[c] || vital_regions[c] >= 2 {
                     continue;
                 }
                 captured[c] = true;
@@ -427,7 +439,7 @@ impl Analysis {
             if unsafe_area[a] || area.borders.is_empty() || (area.inner > 1 && area.vital_for.is_empty()) {
                 continue;
             }
-            for &p in &area.points {
+            for &p in &points[area.points.clone()] {
                 self.pass_alive_area[p as usize] = Some(color);
                 if let Some(r) = self.region_id(p) {
                     self.regions[r as usize].pass_alive = Some(color);
@@ -435,52 +447,6 @@ impl Analysis {
             }
         }
     }
-}
-
-/// The liberties (0, 1 or 2: counting stops there) of the chain at
-/// `start`, or, with `played`, of the chain a stone of that colour at the
-/// empty point `start` would make (`start` itself no liberty).
-/// The liberties of the chain at `start` other than `besides`, up to two.
-fn liberties_up_to_two_besides(cells: &[Cell], stride: Pt, start: Pt, besides: Pt) -> usize {
-    let own = cells[start as usize];
-    let (mut stones, mut liberties) = (vec![start], Vec::with_capacity(2));
-    let mut i = 0;
-    while i < stones.len() {
-        for n in Analysis::neighbors_in(stride, stones[i]) {
-            let cell = cells[n as usize];
-            if cell == Cell::Empty && n != besides && !liberties.contains(&n) {
-                liberties.push(n);
-                if liberties.len() == 2 {
-                    return 2;
-                }
-            } else if cell == own && !stones.contains(&n) {
-                stones.push(n);
-            }
-        }
-        i += 1;
-    }
-    liberties.len()
-}
-
-fn liberties_up_to_two(cells: &[Cell], stride: Pt, start: Pt, played: Option<Color>) -> usize {
-    let Some(own) = played.map(Cell::of).or(cells[start as usize].color().map(Cell::of)) else { return 0 };
-    let (mut stones, mut liberties) = (vec![start], Vec::with_capacity(2));
-    let mut i = 0;
-    while i < stones.len() {
-        for n in Analysis::neighbors_in(stride, stones[i]) {
-            let cell = cells[n as usize];
-            if cell == Cell::Empty && n != start && !liberties.contains(&n) {
-                liberties.push(n);
-                if liberties.len() == 2 {
-                    return 2;
-                }
-            } else if cell == own && n != start && !stones.contains(&n) {
-                stones.push(n);
-            }
-        }
-        i += 1;
-    }
-    liberties.len()
 }
 
 #[cfg(test)]
@@ -569,32 +535,6 @@ mod tests {
         assert!(a.chain_at(at(&b, 0, 1)).pass_alive);
         assert_eq!(a.pass_alive_area(at(&b, 3, 3)), Some(Color::Black), "the white stones are dead");
         assert_eq!(a.pass_alive_area(at(&b, 1, 2)), Some(Color::Black));
-    }
-
-    #[test]
-    fn self_atari_on_bare_cells_is_the_analysis_answer() {
-        let mut seed = 0x2545_f491_4f6c_dd1du64;
-        for _ in 0..300 {
-            let rows: Vec<String> = (0..7)
-                .map(|_| {
-                    (0..7)
-                        .map(|_| {
-                            seed ^= seed << 13;
-                            seed ^= seed >> 7;
-                            seed ^= seed << 17;
-                            ['.', '.', 'X', 'O'][(seed % 4) as usize]
-                        })
-                        .collect()
-                })
-                .collect();
-            let rows: Vec<&str> = rows.iter().map(String::as_str).collect();
-            let (b, a) = analysis(&rows);
-            for p in b.points().filter(|&p| a.cell(p) == Cell::Empty) {
-                for color in [Color::Black, Color::White] {
-                    assert_eq!(Analysis::self_atari_in(a.cells(), a.stride(), p, color), a.self_atari(p, color), "{rows:?} {p} {color:?}");
-                }
-            }
-        }
     }
 
     #[test]

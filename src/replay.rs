@@ -207,7 +207,8 @@ pub fn position_at(game: &GameTree, target: NodeId, overrides: &RuleOverrides) -
     let implicit_handicap = check_handicap(game, size, &mut Vec::new());
     let mut line: Vec<Node<'_>> = std::iter::successors(Some(game.node(target)), |n| n.parent()).collect();
     line.reverse();
-    let mut r = Replayer::new(rules, board, Vec::new(), 0);
+    // About one position a node: the table of positions seen need not grow.
+    let mut r = Replayer::new(rules, board, Vec::new(), line.len());
     let mut last_mover = None;
     for node in line {
         r.visit(node);
@@ -215,10 +216,16 @@ pub fn position_at(game: &GameTree, target: NodeId, overrides: &RuleOverrides) -
             r.place_handicap(&implicit_handicap);
             last_mover = Some(Color::Black);
         }
-        if let Some(p) = node.properties().filter(|p| matches!(p.id(), "B" | "W")).last() {
-            last_mover = Some(if p.id() == "B" { Color::Black } else { Color::White });
+        let mut pl = false;
+        for p in node.properties() {
+            match p.code() {
+                PropId::B => last_mover = Some(Color::Black),
+                PropId::W => last_mover = Some(Color::White),
+                PropId::PL => pl = true,
+                _ => {}
+            }
         }
-        if let Ok(Some(pl)) = props::player_to_move(node) {
+        if pl && let Ok(Some(pl)) = props::player_to_move(node) {
             last_mover = Some(if pl == props::Color::Black { Color::White } else { Color::Black });
         }
     }

@@ -115,14 +115,24 @@ pub fn seki(a: &Analysis, fill_dame: bool) -> Seki {
             found.at_dame[c as usize] = true;
         }
     };
-    let filled = if fill_dame { fill_quiet_dame(a) } else { a.cells().to_vec() };
-    let stride = a.stride();
+    let mut flood = Flood::new(a.cells().len());
+    let mut filled = a.cells().to_vec();
+    if fill_dame {
+        fill_quiet_dame(a, &mut filled, &mut flood);
+    }
     for region in a.regions() {
         // Filled only around small regions (see fill_quiet_dame).
-        let cells = if region.points.len() <= MAX_LINKING_EYE { &filled[..] } else { a.cells() };
-        for &p in &region.points {
-            let unfillable = |color| Analysis::self_atari_in(cells, stride, p, color);
-            if cells[p as usize] == Cell::Empty && touches_both(cells, stride, p) && unfillable(Color::Black) && unfillable(Color::White) {
+        let small = region.points.len() <= MAX_LINKING_EYE;
+        for &p in region.points.iter().filter(|&&p| a.pass_alive_area(p).is_none()) {
+            let seki_dame = if small {
+                filled[p as usize] == Cell::Empty
+                    && touches_both(a, &filled, p)
+                    && flood.self_atari(a, &mut filled, p, Color::Black)
+                    && flood.self_atari(a, &mut filled, p, Color::White)
+            } else {
+                touches_both(a, a.cells(), p) && a.self_atari(p, Color::Black) && a.self_atari(p, Color::White)
+            };
+            if seki_dame {
                 found.dame.push(p);
                 for c in chains_reached(a, &filled, p) {
                     mark(c, &mut found);
@@ -147,53 +157,52 @@ pub fn seki(a: &Analysis, fill_dame: bool) -> Seki {
     found
 }
 
-/// The cells once the players have filled the dame they can fill quietly
-/// (see [`Analysis::quiet_fill_in`]), in point order, Black first where
-/// both can, again until none is left: a seki can show only then, as in a
-/// ten-thousand-year ko, whose dame are fillable until the others are
-/// filled. Only regions of at most two points are filled, the size of a
-/// seki's dame: in larger ones the order of filling would decide what is
-/// found. Pass-alive areas are left as they are.
-fn fill_quiet_dame(a: &Analysis) -> Vec<Cell> {
-    let mut cells = a.cells().to_vec();
-    let stride = a.stride();
+/// Fills the dame the players can fill quietly (a stone that captures
+/// nothing and leaves no chain, its own or one beside it, with fewer than
+/// two liberties), in point order, Black first where both can, again until
+/// none is left: a seki can show only then, as in a ten-thousand-year ko,
+/// whose dame are fillable until the others are filled. Only regions of
+/// at most two points are filled, the size of a seki's dame: in larger
+/// ones the order of filling would decide what is found. Pass-alive areas
+/// are left as they are.
+fn fill_quiet_dame(a: &Analysis, cells: &mut [Cell], flood: &mut Flood) {
     let dame: Vec<Pt> = a
         .regions()
         .iter()
         .filter(|r| r.points.len() <= MAX_LINKING_EYE)
         .flat_map(|r| r.points.iter().copied())
-        .filter(|&p| a.pass_alive_area(p).is_none() && touches_both(&cells, stride, p))
+        .filter(|&p| a.pass_alive_area(p).is_none() && touches_both(a, cells, p))
         .collect();
     loop {
         let mut changed = false;
         for &p in &dame {
-            if cells[p as usize] != Cell::Empty || !touches_both(&cells, stride, p) {
+            if cells[p as usize] != Cell::Empty || !touches_both(a, cells, p) {
                 continue;
             }
-            if let Some(color) = [Color::Black, Color::White].into_iter().find(|&c| Analysis::quiet_fill_in(&cells, stride, p, c)) {
+            if let Some(color) = [Color::Black, Color::White].into_iter().find(|&c| flood.fills_quietly(a, cells, p, c)) {
                 cells[p as usize] = Cell::of(color);
                 changed = true;
             }
         }
         if !changed {
-            return cells;
+            return;
         }
     }
 }
 
-fn touches_both(cells: &[Cell], stride: Pt, p: Pt) -> bool {
-    let around = |color| Analysis::neighbors_in(stride, p).iter().any(|&q| cells[q as usize] == Cell::of(color));
+fn touches_both(a: &Analysis, cells: &[Cell], p: Pt) -> bool {
+    let around = |color| a.neighbors(p).iter().any(|&q| cells[q as usize] == Cell::of(color));
     around(Color::Black) && around(Color::White)
 }
 
 /// The chains of the analysis beside `p` once the dame are filled: those
 /// next to it, and those the filled stones joined to them.
 fn chains_reached(a: &Analysis, filled: &[Cell], p: Pt) -> Vec<ChainId> {
-    let mut stones: Vec<Pt> = Analysis::neighbors_in(a.stride(), p).into_iter().filter(|&q| filled[q as usize].color().is_some()).collect();
+    let mut stones: Vec<Pt> = a.neighbors(p).into_iter().filter(|&q| filled[q as usize].color().is_some()).collect();
     let mut i = 0;
     while i < stones.len() {
         let s = stones[i];
-        for q in Analysis::neighbors_in(a.stride(), s) {
+        for q in a.neighbors(s) {
             // Through filled stones only: a chain of the analysis is one id already.
             let through_fill = a.cell(q) == Cell::Empty || a.cell(s) == Cell::Empty;
             if filled[q as usize] == filled[s as usize] && through_fill && !stones.contains(&q) {
@@ -219,12 +228,14 @@ fn connects(a: &Analysis, c: ChainId, eye: Pt) -> bool {
     let mut fill = eye;
     loop {
         cells[fill as usize] = Cell::of(color);
-        let after = Analysis::from_cells(cells.clone(), a.stride());
+        let after = Analysis::chains_only(cells.clone(), a.stride());
         match after.chain_at(fill).liberties[..] {
             [_, _, ..] => return true,
             [next] => {
-                let region = after.region(after.region_id(next).expect("a liberty is empty"));
-                if region.points.len() > 1 || region.owner() != Some(color) {
+                // A one-point eye of its own: no empty point and no enemy
+                // stone beside the liberty (the chain's own stone is).
+                let own_eye = after.neighbors(next).iter().all(|&q| after.cell(q) == Cell::Border || after.cell(q) == Cell::of(color));
+                if !own_eye {
                     return false;
                 }
                 fill = next;
@@ -333,8 +344,15 @@ pub fn necessary_connections(a: &Analysis, seki: &Seki, kinds: &mut [Kind]) {
     }
     let mut cells = fill_one_sided_dame(a, kinds);
     loop {
-        let probe = Analysis::from_cells(cells.clone(), a.stride());
-        let connections = connections_needed(&probe, &in_seki, kinds);
+        // The probe asks only about chains: no regions, no pass-alive search.
+        let filled;
+        let probe = if cells == a.cells() {
+            a
+        } else {
+            filled = Analysis::chains_only(cells.clone(), a.stride());
+            &filled
+        };
+        let connections = connections_needed(probe, &in_seki, kinds);
         if connections.is_empty() {
             break;
         }
@@ -351,27 +369,50 @@ pub fn necessary_connections(a: &Analysis, seki: &Seki, kinds: &mut [Kind]) {
 /// point in board order, then the scan starts again.
 fn fill_one_sided_dame(a: &Analysis, kinds: &[Kind]) -> Vec<Cell> {
     let mut cells = a.cells().to_vec();
-    // Points found not fillable, which stay so until a fill changes what
-    // they depend on: the scan skips them (on an open board in play, most
-    // of the board is dame and each fill would otherwise ask every point
-    // again).
-    let mut settled = vec![false; cells.len()];
+    let mut settled = Settled { points: vec![false; cells.len()], lowest_unsettled: 0 };
     let mut flood = Flood::new(cells.len());
-    'fill: loop {
-        for d in 0..cells.len() as Pt {
-            if settled[d as usize] || cells[d as usize] != Cell::Empty || kinds[d as usize] != Kind::Dame {
-                continue;
-            }
-            let mut safe = [Color::Black, Color::White]
-                .into_iter()
-                .filter(|&c| a.neighbors(d).iter().any(|&n| cells[n as usize] == Cell::of(c)) && !Analysis::self_atari_in(&cells, a.stride(), d, c));
-            if let (Some(color), None) = (safe.next(), safe.next()) {
-                flood.fill(a, &mut cells, d, Cell::of(color), &mut settled);
-                continue 'fill;
-            }
-            settled[d as usize] = true;
+    let mut from = Some(0);
+    while let Some(start) = from {
+        from = fill_first_from(a, kinds, &mut cells, &mut settled, &mut flood, start);
+    }
+    cells
+}
+
+/// Fills the first point from `start` on that only one colour can fill
+/// without self-atari. Returns where the next scan starts, the first point
+/// the fill unsettled (the points before this one are settled or no
+/// dame), or `None` when no point could be filled.
+fn fill_first_from(a: &Analysis, kinds: &[Kind], cells: &mut [Cell], settled: &mut Settled, flood: &mut Flood, start: Pt) -> Option<Pt> {
+    for d in start..cells.len() as Pt {
+        if settled.points[d as usize] || cells[d as usize] != Cell::Empty || kinds[d as usize] != Kind::Dame {
+            continue;
         }
-        return cells;
+        let mut safe = [Color::Black, Color::White]
+            .into_iter()
+            .filter(|&c| a.neighbors(d).iter().any(|&n| cells[n as usize] == Cell::of(c)) && !flood.self_atari(a, cells, d, c));
+        if let (Some(color), None) = (safe.next(), safe.next()) {
+            settled.lowest_unsettled = d;
+            flood.fill(a, cells, d, Cell::of(color), settled);
+            return Some(settled.lowest_unsettled);
+        }
+        settled.points[d as usize] = true;
+    }
+    None
+}
+
+/// Points found not fillable, which stay so until a fill changes what
+/// they depend on: the scan skips them (on an open board in play, most of
+/// the board is dame and each fill would otherwise ask every point again).
+struct Settled {
+    points: Vec<bool>,
+    /// The first point unsettled since this was last set.
+    lowest_unsettled: Pt,
+}
+
+impl Settled {
+    fn unsettle(&mut self, p: Pt) {
+        self.points[p as usize] = false;
+        self.lowest_unsettled = self.lowest_unsettled.min(p);
     }
 }
 
@@ -400,43 +441,86 @@ impl Flood {
     /// beside `d`, the chain it joins and the enemy chains beside it, and
     /// a changed chain changes the answer beside it only if it had or has
     /// fewer than [`MANY_LIBERTIES`] liberties.
-    fn fill(&mut self, a: &Analysis, cells: &mut [Cell], d: Pt, stone: Cell, settled: &mut [bool]) {
-        for n in a.neighbors(d) {
-            settled[n as usize] = false;
+    fn fill(&mut self, a: &Analysis, cells: &mut [Cell], d: Pt, stone: Cell, settled: &mut Settled) {
+        let around = a.neighbors(d);
+        for n in around {
+            settled.unsettle(n);
         }
         // The chains `d` joins, as they were.
-        let joined: Vec<Pt> = a.neighbors(d).into_iter().filter(|&n| cells[n as usize] == stone).collect();
-        self.unsettle_beside_short_chains(a, cells, &joined, settled);
+        let joined = around.into_iter().filter(|&n| cells[n as usize] == stone);
+        self.unsettle_beside_short_chains(a, cells, joined, settled);
         cells[d as usize] = stone;
-        let enemies: Vec<Pt> = a.neighbors(d).into_iter().filter(|&n| cells[n as usize].color().is_some() && cells[n as usize] != stone).collect();
-        self.unsettle_beside_short_chains(a, cells, &enemies, settled);
-        self.unsettle_beside_short_chains(a, cells, &[d], settled);
+        let enemies = around.into_iter().filter(|&n| cells[n as usize].color().is_some() && cells[n as usize] != stone);
+        self.unsettle_beside_short_chains(a, cells, enemies, settled);
+        self.unsettle_beside_short_chains(a, cells, [d], settled);
     }
 
-    /// Unsettles the empty points beside the chains at `starts` that have
-    /// fewer than [`MANY_LIBERTIES`] liberties.
-    fn unsettle_beside_short_chains(&mut self, a: &Analysis, cells: &[Cell], starts: &[Pt], settled: &mut [bool]) {
-        let mut walked: Vec<u32> = Vec::new();
-        for &start in starts {
+    /// Unsettles the empty points beside the chains at `starts` (up to
+    /// four) that have fewer than [`MANY_LIBERTIES`] liberties.
+    fn unsettle_beside_short_chains(&mut self, a: &Analysis, cells: &[Cell], starts: impl IntoIterator<Item = Pt>, settled: &mut Settled) {
+        // Two walks a start at most.
+        let mut walked = [0u32; 8];
+        let mut walks = 0;
+        for start in starts {
             // A stone keeps the mark of the walk over its chain until the
             // next walk passes there: a chain met twice is walked once.
-            if walked.contains(&self.mark[start as usize]) {
+            if walked[..walks].contains(&self.mark[start as usize]) {
                 continue;
             }
-            let mut liberties = 0;
-            self.walk(a, cells, start, |_| {
-                liberties += 1;
-                liberties < MANY_LIBERTIES
-            });
-            walked.push(self.round);
+            let liberties = self.liberties_up_to(a, cells, start, MANY_LIBERTIES);
+            walked[walks] = self.round;
+            walks += 1;
             if liberties < MANY_LIBERTIES {
                 self.walk(a, cells, start, |e| {
-                    settled[e as usize] = false;
+                    settled.unsettle(e);
                     true
                 });
-                walked.push(self.round);
+                walked[walks] = self.round;
+                walks += 1;
             }
         }
+    }
+
+    /// Whether a stone of `color` at the empty point `d` would leave its
+    /// chain with at most one liberty and capture nothing: what
+    /// [`Analysis::self_atari`] answers of an analysed position, asked of
+    /// cells a fill changes (`cells` is as it was on return).
+    fn self_atari(&mut self, a: &Analysis, cells: &mut [Cell], d: Pt, color: Color) -> bool {
+        // Two empty points beside it are two liberties: no walk needed.
+        if a.neighbors(d).iter().filter(|&&n| cells[n as usize] == Cell::Empty).count() >= 2 {
+            return false;
+        }
+        let enemy = Cell::of(color.opponent());
+        let captures = a.neighbors(d).into_iter().any(|n| cells[n as usize] == enemy && self.liberties_up_to(a, cells, n, 2) < 2);
+        if captures {
+            return false;
+        }
+        cells[d as usize] = Cell::of(color);
+        let liberties = self.liberties_up_to(a, cells, d, 2);
+        cells[d as usize] = Cell::Empty;
+        liberties < 2
+    }
+
+    /// Whether a stone of `color` at the empty point `d` captures nothing
+    /// and leaves no chain, its own or one beside it, with fewer than two
+    /// liberties (`cells` is as it was on return).
+    fn fills_quietly(&mut self, a: &Analysis, cells: &mut [Cell], d: Pt, color: Color) -> bool {
+        let enemy = Cell::of(color.opponent());
+        cells[d as usize] = Cell::of(color);
+        let quiet = self.liberties_up_to(a, cells, d, 2) == 2
+            && a.neighbors(d).into_iter().all(|n| cells[n as usize] != enemy || self.liberties_up_to(a, cells, n, 2) == 2);
+        cells[d as usize] = Cell::Empty;
+        quiet
+    }
+
+    /// The liberties of the chain at `start`, counted up to `most`.
+    fn liberties_up_to(&mut self, a: &Analysis, cells: &[Cell], start: Pt, most: usize) -> usize {
+        let mut liberties = 0;
+        self.walk(a, cells, start, |_| {
+            liberties += 1;
+            liberties < most
+        });
+        liberties
     }
 
     /// Visits each empty point beside the chain at `start` once, until
@@ -566,6 +650,36 @@ mod tests {
         let (got, c) = counted(rows, rules);
         assert_eq!(got, want, "\n{}\nwanted\n{}", got.join("\n"), want.join("\n"));
         c
+    }
+
+    #[test]
+    fn self_atari_on_bare_cells_is_the_analysis_answer() {
+        let mut seed = 0x2545_f491_4f6c_dd1du64;
+        for _ in 0..300 {
+            let rows: Vec<String> = (0..7)
+                .map(|_| {
+                    (0..7)
+                        .map(|_| {
+                            seed ^= seed << 13;
+                            seed ^= seed >> 7;
+                            seed ^= seed << 17;
+                            ['.', '.', 'X', 'O'][(seed % 4) as usize]
+                        })
+                        .collect()
+                })
+                .collect();
+            let rows: Vec<&str> = rows.iter().map(String::as_str).collect();
+            let board = Board::from_rows(&rows).expect("a diagram");
+            let a = Analysis::new(&board);
+            let mut cells = a.cells().to_vec();
+            let mut flood = Flood::new(cells.len());
+            for p in board.points().filter(|&p| a.cell(p) == Cell::Empty) {
+                for color in [Color::Black, Color::White] {
+                    assert_eq!(flood.self_atari(&a, &mut cells, p, color), a.self_atari(p, color), "{rows:?} {p} {color:?}");
+                    assert_eq!(cells, a.cells(), "the cells are left as they were");
+                }
+            }
+        }
     }
 
     #[test]

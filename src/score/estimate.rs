@@ -929,6 +929,36 @@ impl Estimator {
     }
 }
 
+#[cold]
+#[inline(never)]
+fn not_a_point(p: usize) -> ! {
+    panic!("{p} is not a point of the playout board")
+}
+
+/// `v[i]` without a bounds check, for the playout board's per-point lists
+/// (`cells`, `head`, `next`, `chain`, `epos`, all as long as the padded
+/// board, and `empties`). Every index [`Light`] uses is one of them: a
+/// point of the board, a neighbour or diagonal of one (the border row
+/// around the board keeps those inside the lists), a chain link (`head`,
+/// `next` only ever hold points of stones), or a place in `empties` that
+/// `epos` keeps for an empty point. The points that come from outside
+/// are checked where they come in ([`Light::check_point`]). The bounds
+/// checks were a quarter of the playouts' instructions.
+#[inline(always)]
+fn at<T>(v: &[T], i: usize) -> &T {
+    debug_assert!(i < v.len());
+    // SAFETY: `i` is an index of `v` (see above).
+    unsafe { v.get_unchecked(i) }
+}
+
+/// [`at`], to change.
+#[inline(always)]
+fn at_mut<T>(v: &mut [T], i: usize) -> &mut T {
+    debug_assert!(i < v.len());
+    // SAFETY: `i` is an index of `v` (see `at`).
+    unsafe { v.get_unchecked_mut(i) }
+}
+
 /// Ownership at the end of the playouts.
 struct Counts {
     /// By colour: playouts that ended with the point owned (a stone, or an
@@ -975,16 +1005,14 @@ impl Rng {
 /// A light board for playouts: chains as circular lists with pseudo-liberty
 /// count, sum and sum of squares (a chain is in atari exactly when
 /// count * squares == sum * sum), and the list of empty points.
-#[derive(Clone)]
 struct Light {
     stride: usize,
     cells: Vec<u8>,
     head: Vec<u16>,
     next: Vec<u16>,
-    size: Vec<u16>,
-    nlib: Vec<u16>,
-    lsum: Vec<u32>,
-    lsq: Vec<u64>,
+    /// Per chain head: its size and pseudo-liberties, in one place (a
+    /// move reads and writes them together).
+    chain: Vec<ChainStats>,
     empties: Vec<u16>,
     epos: Vec<u16>,
     /// The point the player to move may not take (simple ko), or 0.
@@ -998,18 +1026,59 @@ struct Light {
     local: u32,
 }
 
+/// A chain's size and its pseudo-liberties (one per stone and empty point
+/// beside it): how many, their sum and the sum of their squares.
+#[derive(Clone, Copy, Default)]
+struct ChainStats {
+    size: u16,
+    nlib: u16,
+    lsum: u32,
+    lsq: u64,
+}
+
+impl ChainStats {
+    /// Whether the pseudo-liberties are all one point (at least one).
+    #[inline]
+    fn one_liberty(nlib: u64, lsum: u64, lsq: u64) -> bool {
+        nlib > 0 && nlib * lsq == lsum * lsum
+    }
+}
+
+impl Clone for Light {
+    /// A copy whose list of empty points can take every point back without
+    /// growing (captures empty points during a playout).
+    fn clone(&self) -> Light {
+        let mut empties = Vec::with_capacity(self.cells.len());
+        empties.extend_from_slice(&self.empties);
+        Light {
+            stride: self.stride,
+            cells: self.cells.clone(),
+            head: self.head.clone(),
+            next: self.next.clone(),
+            chain: self.chain.clone(),
+            empties,
+            epos: self.epos.clone(),
+            ko: self.ko,
+            captures: self.captures,
+            self_atari: self.self_atari,
+            local: self.local,
+        }
+    }
+}
+
 impl Light {
+    /// Panics unless each point's eight neighbours are inside `cells` (a
+    /// border all round), and the points are few enough for 16-bit links.
     fn from_cells(stride: usize, cells: &[u8], points: &[usize]) -> Light {
         let n = cells.len();
+        assert!(n <= usize::from(u16::MAX), "a board of at most 65,535 cells");
+        assert!(points.iter().all(|&p| p > stride && p + stride + 1 < n), "a border around the board's points");
         let mut b = Light {
             stride,
             cells: vec![BORDER; n],
             head: vec![0; n],
             next: vec![0; n],
-            size: vec![0; n],
-            nlib: vec![0; n],
-            lsum: vec![0; n],
-            lsq: vec![0; n],
+            chain: vec![ChainStats::default(); n],
             empties: Vec::with_capacity(points.len()),
             epos: vec![0; n],
             ko: 0,
@@ -1037,10 +1106,7 @@ impl Light {
         self.cells.copy_from_slice(&o.cells);
         self.head.copy_from_slice(&o.head);
         self.next.copy_from_slice(&o.next);
-        self.size.copy_from_slice(&o.size);
-        self.nlib.copy_from_slice(&o.nlib);
-        self.lsum.copy_from_slice(&o.lsum);
-        self.lsq.copy_from_slice(&o.lsq);
+        self.chain.copy_from_slice(&o.chain);
         self.empties.clear();
         self.empties.extend_from_slice(&o.empties);
         self.epos.copy_from_slice(&o.epos);
@@ -1053,71 +1119,108 @@ impl Light {
         [p - self.stride, p - 1, p + 1, p + self.stride]
     }
 
+    /// Panics unless `p` is a point of the board (not the border): every
+    /// point that comes from outside the playouts goes through here first.
+    #[inline(always)]
+    fn check_point(&self, p: usize) {
+        if self.cells.get(p).is_none_or(|&c| c == BORDER) {
+            not_a_point(p);
+        }
+    }
+
+    #[inline(always)]
+    fn cell(&self, p: usize) -> u8 {
+        *at(&self.cells, p)
+    }
+
+    /// The head of the chain of the stone at `p`.
+    #[inline(always)]
+    fn head(&self, p: usize) -> usize {
+        *at(&self.head, p) as usize
+    }
+
+    /// The stone after `p` in its chain's circular list.
+    #[inline(always)]
+    fn next(&self, p: usize) -> usize {
+        *at(&self.next, p) as usize
+    }
+
+    /// The size and pseudo-liberties of the chain with head `h`.
+    #[inline(always)]
+    fn stats(&self, h: usize) -> &ChainStats {
+        at(&self.chain, h)
+    }
+
     #[inline]
     fn add_lib(&mut self, h: usize, l: usize) {
-        self.nlib[h] += 1;
-        self.lsum[h] += l as u32;
-        self.lsq[h] += (l * l) as u64;
+        let s = at_mut(&mut self.chain, h);
+        s.nlib += 1;
+        s.lsum += l as u32;
+        s.lsq += (l * l) as u64;
     }
 
     #[inline]
     fn sub_lib(&mut self, h: usize, l: usize) {
-        self.nlib[h] -= 1;
-        self.lsum[h] -= l as u32;
-        self.lsq[h] -= (l * l) as u64;
+        let s = at_mut(&mut self.chain, h);
+        s.nlib -= 1;
+        s.lsum -= l as u32;
+        s.lsq -= (l * l) as u64;
     }
 
     /// Whether the chain with head `h` has exactly one liberty.
     #[inline]
     fn in_atari(&self, h: usize) -> bool {
-        let n = self.nlib[h] as u64;
-        n > 0 && n * self.lsq[h] == (self.lsum[h] as u64) * (self.lsum[h] as u64)
+        let s = self.stats(h);
+        ChainStats::one_liberty(s.nlib as u64, s.lsum as u64, s.lsq)
     }
 
     /// The only liberty of a chain in atari.
     #[inline]
     fn atari_lib(&self, h: usize) -> usize {
-        (self.lsum[h] / self.nlib[h] as u32) as usize
+        let s = self.stats(h);
+        (s.lsum / s.nlib as u32) as usize
     }
 
     /// Takes `p` off the list of empty points (every empty point is on it).
     fn remove_empty(&mut self, p: usize) {
-        let i = self.epos[p] as usize;
-        debug_assert_eq!(self.empties[i] as usize, p);
+        let i = *at(&self.epos, p) as usize;
+        debug_assert_eq!(*at(&self.empties, i) as usize, p);
         let last = *self.empties.last().expect("an empty point");
-        self.empties[i] = last;
-        self.epos[last as usize] = i as u16;
+        *at_mut(&mut self.empties, i) = last;
+        *at_mut(&mut self.epos, last as usize) = i as u16;
         self.empties.pop();
     }
 
     fn add_empty(&mut self, p: usize) {
-        self.epos[p] = self.empties.len() as u16;
+        *at_mut(&mut self.epos, p) = self.empties.len() as u16;
         self.empties.push(p as u16);
     }
 
     /// Places a stone without capturing.
     fn put(&mut self, p: usize, c: u8) {
         self.remove_empty(p);
-        self.cells[p] = c;
-        self.head[p] = p as u16;
-        self.next[p] = p as u16;
-        self.size[p] = 1;
-        self.nlib[p] = 0;
-        self.lsum[p] = 0;
-        self.lsq[p] = 0;
+        *at_mut(&mut self.cells, p) = c;
+        *at_mut(&mut self.head, p) = p as u16;
+        *at_mut(&mut self.next, p) = p as u16;
+        let mut own = ChainStats { size: 1, ..ChainStats::default() };
         for n in self.nbrs(p) {
-            match self.cells[n] {
-                EMPTY => self.add_lib(p, n),
+            match self.cell(n) {
+                EMPTY => {
+                    own.nlib += 1;
+                    own.lsum += n as u32;
+                    own.lsq += (n * n) as u64;
+                }
                 BLACK | WHITE => {
-                    let h = self.head[n] as usize;
+                    let h = self.head(n);
                     self.sub_lib(h, p);
                 }
                 _ => {}
             }
         }
+        *at_mut(&mut self.chain, p) = own;
         for n in self.nbrs(p) {
-            if self.cells[n] == c {
-                let (a, b) = (self.head[p] as usize, self.head[n] as usize);
+            if self.cell(n) == c {
+                let (a, b) = (self.head(p), self.head(n));
                 if a != b {
                     self.merge(a, b);
                 }
@@ -1126,60 +1229,63 @@ impl Light {
     }
 
     fn merge(&mut self, a: usize, b: usize) {
-        let (big, small) = if self.size[a] >= self.size[b] { (a, b) } else { (b, a) };
+        let (big, small) = if self.stats(a).size >= self.stats(b).size { (a, b) } else { (b, a) };
         let mut q = small;
         loop {
-            self.head[q] = big as u16;
-            q = self.next[q] as usize;
+            *at_mut(&mut self.head, q) = big as u16;
+            q = self.next(q);
             if q == small {
                 break;
             }
         }
         self.next.swap(big, small);
-        self.size[big] += self.size[small];
-        self.nlib[big] += self.nlib[small];
-        self.lsum[big] += self.lsum[small];
-        self.lsq[big] += self.lsq[small];
+        let s = *self.stats(small);
+        let b = at_mut(&mut self.chain, big);
+        b.size += s.size;
+        b.nlib += s.nlib;
+        b.lsum += s.lsum;
+        b.lsq += s.lsq;
     }
 
     /// Removes the chain with head `h`; returns its size.
     fn remove_chain(&mut self, h: usize) -> usize {
         let mut q = h;
         loop {
-            self.cells[q] = EMPTY;
+            *at_mut(&mut self.cells, q) = EMPTY;
             self.add_empty(q);
-            q = self.next[q] as usize;
+            q = self.next(q);
             if q == h {
                 break;
             }
         }
         loop {
             for n in self.nbrs(q) {
-                let c = self.cells[n];
+                let c = self.cell(n);
                 if c == BLACK || c == WHITE {
-                    let hn = self.head[n] as usize;
+                    let hn = self.head(n);
                     self.add_lib(hn, q);
                 }
             }
-            q = self.next[q] as usize;
+            q = self.next(q);
             if q == h {
                 break;
             }
         }
-        self.size[h] as usize
+        self.stats(h).size as usize
     }
 
     /// Plays a legal move: captures, and sets the ko point.
     fn play(&mut self, p: usize, c: u8) {
+        self.check_point(p);
         let opp = BLACK + WHITE - c;
         self.ko = 0;
         self.put(p, c);
         let mut captured = 0;
         let mut last_capture = 0;
         for n in self.nbrs(p) {
-            if self.cells[n] == opp {
-                let h = self.head[n] as usize;
-                if self.nlib[h] == 0 {
+            if self.cell(n) == opp {
+                let h = self.head(n);
+                if self.stats(h).nlib == 0 {
                     captured += self.remove_chain(h);
                     last_capture = n;
                 }
@@ -1188,23 +1294,24 @@ impl Light {
         if captured > 0 {
             self.captures += 1;
         }
-        let h = self.head[p] as usize;
-        if captured == 1 && self.size[h] == 1 && self.nlib[h] == 1 {
+        let h = self.head(p);
+        if captured == 1 && self.stats(h).size == 1 && self.stats(h).nlib == 1 {
             self.ko = last_capture;
         }
     }
 
     /// Legal for `c` (no suicide, no immediate ko retake).
     fn legal(&self, p: usize, c: u8) -> bool {
+        self.check_point(p);
         if p == self.ko {
             return false;
         }
         for n in self.nbrs(p) {
-            match self.cells[n] {
+            match self.cell(n) {
                 EMPTY => return true,
                 BORDER => {}
                 x => {
-                    let atari = self.in_atari(self.head[n] as usize);
+                    let atari = self.in_atari(self.head(n));
                     if (x == c) != atari {
                         return true;
                     }
@@ -1217,8 +1324,9 @@ impl Light {
     /// A point whose neighbours are all `c` and whose diagonals do not make
     /// it false: `c` never fills it.
     fn is_eye(&self, p: usize, c: u8) -> bool {
+        self.check_point(p);
         for n in self.nbrs(p) {
-            let x = self.cells[n];
+            let x = self.cell(n);
             if x != c && x != BORDER {
                 return false;
             }
@@ -1228,7 +1336,7 @@ impl Light {
         let mut bad = 0;
         let mut edge = false;
         for d in [p - s - 1, p - s + 1, p + s - 1, p + s + 1] {
-            match self.cells[d] {
+            match self.cell(d) {
                 BORDER => edge = true,
                 x if x == opp => bad += 1,
                 _ => {}
@@ -1238,7 +1346,9 @@ impl Light {
     }
 
     /// For a legal move: whether it captures, and the size of its chain
-    /// and (up to 2) its distinct liberties afterwards.
+    /// and (up to 2) its distinct liberties afterwards. The liberties of
+    /// the chains it joins come from their pseudo-liberty sums, less the
+    /// entries for `p` (one per stone beside it), with no walk over them.
     fn after(&self, p: usize, c: u8) -> (bool, usize, usize) {
         let mut libs = [0usize; 2];
         let mut k = 0;
@@ -1250,16 +1360,17 @@ impl Light {
         };
         let opp = BLACK + WHITE - c;
         let mut size = 1;
+        let around = self.nbrs(p);
         let mut seen = [usize::MAX; 4];
-        for (i, n) in self.nbrs(p).into_iter().enumerate() {
-            match self.cells[n] {
+        for (i, n) in around.into_iter().enumerate() {
+            match self.cell(n) {
                 EMPTY => add(n, &mut libs, &mut k),
-                x if x == opp && self.in_atari(self.head[n] as usize) => return (true, 0, 2),
+                x if x == opp && self.in_atari(self.head(n)) => return (true, 0, 2),
                 x if x == c => {
-                    let h = self.head[n] as usize;
+                    let h = self.head(n);
                     if !seen[..i].contains(&h) {
                         seen[i] = h;
-                        size += self.size[h] as usize;
+                        size += self.stats(h).size as usize;
                     }
                 }
                 _ => {}
@@ -1268,21 +1379,21 @@ impl Light {
         if k >= 2 {
             return (false, size, k);
         }
+        let at = p as u64;
         for &h in seen.iter().filter(|&&h| h != usize::MAX) {
-            let mut q = h;
-            loop {
-                for n in self.nbrs(q) {
-                    if self.cells[n] == EMPTY {
-                        add(n, &mut libs, &mut k);
-                    }
-                }
-                if k >= 2 {
-                    return (false, size, k);
-                }
-                q = self.next[q] as usize;
-                if q == h {
-                    break;
-                }
+            let beside = around.iter().filter(|&&n| self.cell(n) == c && self.head(n) == h).count() as u64;
+            let s = self.stats(h);
+            let (nlib, lsum, lsq) = (s.nlib as u64 - beside, s.lsum as u64 - beside * at, s.lsq - beside * at * at);
+            if nlib == 0 {
+                continue;
+            }
+            if !ChainStats::one_liberty(nlib, lsum, lsq) {
+                return (false, size, 2);
+            }
+            // A 32-bit division: the sum of the pseudo-liberties fits.
+            add((lsum as u32 / nlib as u32) as usize, &mut libs, &mut k);
+            if k >= 2 {
+                return (false, size, k);
             }
         }
         (false, size, k)
@@ -1323,13 +1434,13 @@ impl Light {
         let mut taken = 0usize;
         let mut friends = [usize::MAX; 4];
         for (i, n) in self.nbrs(l).into_iter().enumerate() {
-            match self.cells[n] {
+            match self.cell(n) {
                 EMPTY => add(n, &mut libs, &mut k),
-                x if x == opp && self.in_atari(self.head[n] as usize) => {
-                    taken += self.size[self.head[n] as usize] as usize;
+                x if x == opp && self.in_atari(self.head(n)) => {
+                    taken += self.stats(self.head(n)).size as usize;
                     add(n, &mut libs, &mut k);
                 }
-                x if x == c => friends[i] = self.head[n] as usize,
+                x if x == c => friends[i] = self.head(n),
                 _ => {}
             }
         }
@@ -1340,14 +1451,14 @@ impl Light {
             let mut q = h;
             loop {
                 for n in self.nbrs(q) {
-                    if self.cells[n] == EMPTY {
+                    if self.cell(n) == EMPTY {
                         add(n, &mut libs, &mut k);
                     }
                 }
                 if k >= 2 {
                     return true;
                 }
-                q = self.next[q] as usize;
+                q = self.next(q);
                 if q == h {
                     break;
                 }
@@ -1357,10 +1468,10 @@ impl Light {
     }
 
     fn capture_at_any(&self, p: usize, c: u8) -> Option<usize> {
-        if self.cells[p] != BLACK + WHITE - c {
+        if self.cell(p) != BLACK + WHITE - c {
             return None;
         }
-        let h = self.head[p] as usize;
+        let h = self.head(p);
         if !self.in_atari(h) {
             return None;
         }
@@ -1371,10 +1482,10 @@ impl Light {
     /// A move saving the chain of `c` at `p` if it is in atari: capturing
     /// an enemy chain in atari next to it, or extending to two liberties.
     fn save_at(&self, p: usize, c: u8) -> Option<usize> {
-        if self.cells[p] != c {
+        if self.cell(p) != c {
             return None;
         }
-        let h = self.head[p] as usize;
+        let h = self.head(p);
         if !self.in_atari(h) {
             return None;
         }
@@ -1385,7 +1496,7 @@ impl Light {
                     return Some(l);
                 }
             }
-            q = self.next[q] as usize;
+            q = self.next(q);
             if q == h {
                 break;
             }
@@ -1413,22 +1524,18 @@ impl Light {
             k == 3
         };
         for n in self.nbrs(l) {
-            match self.cells[n] {
-                EMPTY => {
-                    if add(n) {
-                        return true;
-                    }
-                }
+            match self.cell(n) {
+                EMPTY if add(n) => return true,
                 x if x == c => {
-                    let h = self.head[n] as usize;
+                    let h = self.head(n);
                     let mut q = h;
                     loop {
                         for m in self.nbrs(q) {
-                            if self.cells[m] == EMPTY && add(m) {
+                            if self.cell(m) == EMPTY && add(m) {
                                 return true;
                             }
                         }
-                        q = self.next[q] as usize;
+                        q = self.next(q);
                         if q == h {
                             break;
                         }
@@ -1491,7 +1598,7 @@ impl Light {
             let k = rng.below(8);
             for i in 0..8 {
                 let p = around[(k + i) & 7];
-                if self.cells[p] == EMPTY && self.legal(p, c) && self.acceptable(p, c) {
+                if self.cell(p) == EMPTY && self.legal(p, c) && self.acceptable(p, c) {
                     return Some(p);
                 }
             }
@@ -1506,7 +1613,7 @@ impl Light {
             if j >= n {
                 j -= n;
             }
-            let p = self.empties[j] as usize;
+            let p = *at(&self.empties, j) as usize;
             if self.legal(p, c) && self.acceptable(p, c) {
                 return Some(p);
             }
@@ -1524,6 +1631,9 @@ impl Light {
 
     /// A playout after the opponent of `first` played `opening` (0: none).
     fn playout_after(&mut self, rng: &mut Rng, first: u8, opening: usize, max_moves: usize, hot: &[usize]) {
+        for &p in hot.iter().chain((opening != 0).then_some(&opening)) {
+            self.check_point(p);
+        }
         let mut c = first;
         let mut passes = 0;
         // The last move of each colour (0: none or a pass).
@@ -1557,15 +1667,17 @@ impl Light {
 
     /// One stone of each chain in atari.
     fn ataris(&self, points: &[usize]) -> Vec<usize> {
-        points.iter().copied().filter(|&p| (self.cells[p] == BLACK || self.cells[p] == WHITE) && self.head[p] as usize == p && self.in_atari(p)).collect()
+        points.iter().for_each(|&p| self.check_point(p));
+        points.iter().copied().filter(|&p| (self.cell(p) == BLACK || self.cell(p) == WHITE) && self.head(p) == p && self.in_atari(p)).collect()
     }
 
     /// Who owns `p` at the end of a playout: the colour of its stone, or
     /// the colours beside an empty point (BLACK | WHITE: neutral, EMPTY: none).
     #[inline]
     fn owner(&self, p: usize) -> u8 {
-        match self.cells[p] {
-            EMPTY => self.nbrs(p).into_iter().map(|n| self.cells[n]).filter(|&x| x == BLACK || x == WHITE).fold(EMPTY, |a, x| a | x),
+        self.check_point(p);
+        match self.cell(p) {
+            EMPTY => self.nbrs(p).into_iter().map(|n| self.cell(n)).filter(|&x| x == BLACK || x == WHITE).fold(EMPTY, |a, x| a | x),
             x => x,
         }
     }

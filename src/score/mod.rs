@@ -26,7 +26,7 @@ use crate::replay::{self, Position, RuleOverrides};
 pub use crate::rules::SekiEyes;
 use crate::rules::{HandicapBonus, Scoring, Ties};
 use crate::sgf::props::{self, Point};
-use crate::sgf::{GameTree, Node};
+use crate::sgf::{GameTree, Node, PropId};
 use count::{CountRules, Counted, Kind};
 use estimate::{Doubt, Effort};
 pub use map::{MapPoint, ScoreMap};
@@ -301,9 +301,9 @@ fn first_passer(end: Node<'_>, board: &Board) -> Option<Color> {
     line.reverse();
     let tt_is_pass = board.width() <= 19 && board.height() <= 19;
     line.iter().flat_map(|n| n.properties()).find_map(|p| {
-        let color = match p.id() {
-            "B" => Color::Black,
-            "W" => Color::White,
+        let color = match p.code() {
+            PropId::B => Color::Black,
+            PropId::W => Color::White,
             _ => return None,
         };
         let value = p.first().unwrap_or("").trim();
@@ -317,7 +317,7 @@ fn line_end<'a>(game: &'a GameTree, path: &[u32]) -> Result<Node<'a>, ScoreError
     let mut choices = path.iter();
     let mut moves = 0;
     loop {
-        moves += node.properties().filter(|p| matches!(p.id(), "B" | "W")).count();
+        moves += node.properties().filter(|p| matches!(p.code(), PropId::B | PropId::W)).count();
         let count = node.child_count();
         if count == 0 {
             // Choices left over name branch points the line does not reach.
