@@ -22,7 +22,7 @@ use std::path::Path;
 use std::time::Instant;
 
 use kifu::score::result::{GameResult, Outcome, read_result};
-use kifu::score::verify::Cause;
+use kifu::score::verify::{Cause, Suspicion};
 use kifu::score::{GameScore, ScoreOptions, score_game};
 
 mod common;
@@ -50,7 +50,10 @@ fn judged(s: &GameScore) -> Judged {
         Some(Cause::Komi { .. }) => "komi",
         Some(Cause::OtherWinner { .. }) => "other winner",
         Some(Cause::Convention { .. }) => "convention",
-        Some(Cause::Groups { .. }) => "groups",
+        Some(Cause::Groups { why: Suspicion::NotConfident, .. }) => "groups, not confident",
+        Some(Cause::Groups { why: Suspicion::Race, .. }) => "groups, race",
+        Some(Cause::Groups { why: Suspicion::Uncaptured, .. }) => "groups, uncaptured",
+        Some(Cause::Groups { why: Suspicion::OpenKo, .. }) => "groups, open ko",
         Some(Cause::Small { .. }) => "a point or two",
         Some(Cause::Unfinished { .. }) => "unfinished",
         Some(Cause::NoneFound) if s.verdict.doubts.is_empty() => "none found, sure",
