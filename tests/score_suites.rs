@@ -750,8 +750,8 @@ fn gnugo_final_scores() {
     for m in &misses {
         eprintln!("{m}");
     }
-    // Issue 4: at least 90% (52 of 57); every miss is explained in docs/accuracy.md.
-    assert!(agree >= 52, "at least 52 of 57 (90%): {agree}\n{}", misses.join("\n"));
+    // Issue 16: at least 54 of 57; every miss is explained in docs/accuracy.md.
+    assert!(agree >= 54, "at least 54 of 57: {agree}\n{}", misses.join("\n"));
     table += &format!("\n**{agree} of {}** agree.\n", cases.len());
     common::check_generated_part("docs/accuracy.md", "gnugo-final-scores", &table);
     let doc = String::from_utf8(read(&manifest().join("docs/accuracy.md"))).unwrap();

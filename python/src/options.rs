@@ -122,7 +122,7 @@ impl ScoreArgs<'_> {
             other => return Err(bad_value("ties", other, "draw or white")),
         };
         let rules = RuleOverrides { komi: self.komi, seki_eyes, ties: Some(ties), ..rules };
-        Ok(ScoreOptions { rules, dead_stones, handicap_bonus: self.handicap_bonus, variation: self.variation.clone() })
+        Ok(ScoreOptions { rules, dead_stones, handicap_bonus: self.handicap_bonus, variation: self.variation.clone(), ..Default::default() })
     }
 }
 

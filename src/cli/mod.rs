@@ -248,7 +248,7 @@ impl ScoreFlags {
             TiesArg::White => Ties::White,
         });
         let rules = RuleOverrides { komi: self.komi, seki_eyes: self.seki_eyes, ties, ..rules };
-        let options = ScoreOptions { rules, dead_stones, handicap_bonus: self.handicap_bonus, variation: self.variation.clone() };
+        let options = ScoreOptions { rules, dead_stones, handicap_bonus: self.handicap_bonus, variation: self.variation.clone(), ..Default::default() };
         Ok(ScoreSettings { options, points })
     }
 }

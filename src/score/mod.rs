@@ -76,6 +76,10 @@ pub struct ScoreOptions {
     /// `--variation`: child index at each branch point, as diagnostics
     /// write it; the main line is empty.
     pub variation: Vec<u32>,
+    /// The estimator's random numbers: 0 (the default) gives kifu's
+    /// answer; others measure how much a figure depends on them
+    /// (`estimate::estimate_seeded`).
+    pub estimate_seed: u64,
 }
 
 /// One side's count. Field names are part of the JSON contract.
@@ -403,7 +407,7 @@ fn dead_stones(
             DeadStonesFound::given(dead, "points")
         }
         _ => {
-            let e = estimate::estimate_with(board, effort);
+            let e = estimate::estimate_seeded(board, effort, options.estimate_seed);
             DeadStonesFound { dead: e.dead, unsure: e.unsure, calls: e.chains, from: "estimate" }
         }
     })
