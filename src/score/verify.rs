@@ -238,9 +238,9 @@ impl fmt::Display for Cause {
                 "the game is unfinished (no two passes, no markup): the position was counted as it stands, {open} point{} still open",
                 if *open == 1 { "" } else { "s" }
             ),
-            Cause::NoneFound => f.write_str(
-                "none found (checked: komi, seki eyes, necessary connections, the groups kifu was not confident of, chains left in atari)",
-            ),
+            Cause::NoneFound => {
+                f.write_str("none found (checked: komi, seki eyes, necessary connections, the groups kifu was not confident of, chains left in atari)")
+            }
         }
     }
 }
@@ -423,12 +423,16 @@ fn suspects(r: &Recounted<'_>) -> Vec<Try> {
             push(vec![u.stones[0]], why);
         }
     }
-    for chain in uncaptured(r) {
-        push(vec![chain], Suspicion::Uncaptured);
-    }
     let members = |g: usize| -> Vec<usize> { (0..units.len()).filter(|&i| group[i] == g).collect() };
     let roots: Vec<usize> = (0..units.len()).filter(|&i| group[i] == i).collect();
-    let suspicion = |g: &[usize]| g.iter().find_map(|&i| units[i].why);
+    // A group is tried whole when kifu's call on it was not confident or
+    // an open ko touches it, or when each of its chains is a dead chain
+    // left in atari.
+    let suspicion = |g: &[usize]| {
+        let whys = || g.iter().map(|&i| units[i].why);
+        let uncaptured = Some(Suspicion::Uncaptured);
+        whys().flatten().find(|&w| w != Suspicion::Uncaptured).or_else(|| whys().all(|w| w == uncaptured).then_some(Suspicion::Uncaptured))
+    };
     let points = |g: &[usize]| -> Vec<Pt> { g.iter().map(|&i| units[i].stones[0]).collect() };
     for &g in &roots {
         let g = members(g);
@@ -457,8 +461,10 @@ fn suspects(r: &Recounted<'_>) -> Vec<Try> {
 }
 
 /// The chains the estimator judged, and the chains in doubt it did not
-/// judge (an open ko under `--dead-stones none`), each with why it is in
-/// doubt: not confident, or in atari or beside a living chain in atari.
+/// judge (dead chains in pass-alive territory, an open ko under
+/// `--dead-stones none`), each with why it is in doubt, if it is: not
+/// confident, dead and left in atari, or in atari or beside a living chain
+/// in atari.
 fn units(r: &Recounted<'_>) -> Vec<Unit> {
     let board = r.board;
     let mut units: Vec<Unit> = Vec::new();
@@ -480,6 +486,11 @@ fn units(r: &Recounted<'_>) -> Vec<Unit> {
     for &p in r.unsure {
         if let Some(i) = add(p, &mut units) {
             units[i].why = Some(Suspicion::NotConfident);
+        }
+    }
+    for p in uncaptured(r) {
+        if let Some(i) = add(p, &mut units) {
+            units[i].why.get_or_insert(Suspicion::Uncaptured);
         }
     }
     for &p in r.open_ko {
@@ -699,18 +710,31 @@ mod tests {
         assert!(v.cause.unwrap().to_string().ends_with("; in doubt: a chain left in atari that nobody captured, which players often leave unmarked"));
     }
 
-    #[test]
-    fn the_chains_of_a_group_are_flipped_together() {
-        // E4 and E2 share the liberty E3: the estimator judges them together.
-        let board = Board::from_rows(&[".XO..", ".XO.X", ".XO..", ".XO.X", ".XO.."]).unwrap();
+    /// The cause found on a board whose dead stones E4 and E2 share the
+    /// liberty E3, against the RE of the count with both alive, which
+    /// neither alone gives.
+    fn cause_with_e4_and_e2_alive(rows: &[&str], said: impl Fn(Pt, Pt) -> Said) -> Option<Cause> {
+        let board = Board::from_rows(rows).unwrap();
         let (e4, e2) = (e4(&board), board.point(4, 3).unwrap());
         let dead = [e4, e2];
         let re = re_of(&board, &[]);
         let fits_alone = |p: Pt| fits(&re, difference(&board, &flip(&board, &dead, &[p])), Ties::Draw);
         assert_eq!((fits_alone(e4), fits_alone(e2)), (Some(false), Some(false)), "only both together give RE");
-        let said = Said { calls: vec![call(e4, true, 0.5), call(e2, true, 0.5)], ..Said::default() };
-        let v = verdict_on(&board, &dead, &said, re);
-        assert_eq!(v.cause, Some(Cause::Groups { alive: vec!["E4".into(), "E2".into()], dead: vec![], why: Suspicion::NotConfident }));
+        verdict_on(&board, &dead, &said(e4, e2), re).cause
+    }
+
+    #[test]
+    fn dead_stones_left_in_atari_together_are_tried_together() {
+        let cause = cause_with_e4_and_e2_alive(&[".XO.O", ".XOOX", ".XO..", ".XOOX", ".XO.O"], |_, _| Said::default());
+        assert_eq!(cause, Some(Cause::Groups { alive: vec!["E4".into(), "E2".into()], dead: vec![], why: Suspicion::Uncaptured }));
+    }
+
+    #[test]
+    fn the_chains_of_a_group_are_flipped_together() {
+        // Not in atari, but judged together: the estimator's call on the group was not confident.
+        let said = |e4, e2| Said { calls: vec![call(e4, true, 0.5), call(e2, true, 0.5)], ..Said::default() };
+        let cause = cause_with_e4_and_e2_alive(&[".XO..", ".XO.X", ".XO..", ".XO.X", ".XO.."], said);
+        assert_eq!(cause, Some(Cause::Groups { alive: vec!["E4".into(), "E2".into()], dead: vec![], why: Suspicion::NotConfident }));
     }
 
     #[test]
