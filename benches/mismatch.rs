@@ -9,6 +9,7 @@
 //! ```text
 //! cargo bench --bench mismatch               # the figures: all, tuning half, held-out half
 //! cargo bench --bench mismatch -- list       # and every warning on a recorded RE, with its message
+//! BENCH_SEEDS=4 cargo bench --bench mismatch # also the figures under 3 other seeds of the estimator
 //! BENCH_JOBS=1 KIFU_CORPUS=/path/to/corpus cargo bench --bench mismatch
 //! ```
 //!
@@ -22,7 +23,7 @@ use std::path::Path;
 use std::time::Instant;
 
 use kifu::score::result::{GameResult, Outcome, read_result};
-use kifu::score::verify::Cause;
+use kifu::score::verify::{Cause, Suspicion};
 use kifu::score::{GameScore, ScoreOptions, score_game};
 
 mod common;
@@ -50,7 +51,10 @@ fn judged(s: &GameScore) -> Judged {
         Some(Cause::Komi { .. }) => "komi",
         Some(Cause::OtherWinner { .. }) => "other winner",
         Some(Cause::Convention { .. }) => "convention",
-        Some(Cause::Groups { .. }) => "groups",
+        Some(Cause::Groups { why: Suspicion::NotConfident, .. }) => "groups, not confident",
+        Some(Cause::Groups { why: Suspicion::Race, .. }) => "groups, race",
+        Some(Cause::Groups { why: Suspicion::Uncaptured, .. }) => "groups, uncaptured",
+        Some(Cause::Groups { why: Suspicion::OpenKo, .. }) => "groups, open ko",
         Some(Cause::Small { .. }) => "a point or two",
         Some(Cause::Unfinished { .. }) => "unfinished",
         Some(Cause::NoneFound) if s.verdict.doubts.is_empty() => "none found, sure",
@@ -66,15 +70,15 @@ fn alterations(result: &GameResult) -> Vec<String> {
     vec![format!("{}+{m}", winner.opponent().letter()), format!("{}+{}", winner.letter(), m + 10.0)]
 }
 
-fn score(bytes: &[u8]) -> Option<GameScore> {
+fn score(bytes: &[u8], seed: u64) -> Option<GameScore> {
     let parsed = kifu::sgf::parse(bytes, &Default::default());
     let game = parsed.collection.games.first()?;
-    score_game(game, &ScoreOptions::default()).ok()
+    score_game(game, &ScoreOptions { estimate_seed: seed, ..Default::default() }).ok()
 }
 
-fn judge_file(kgs: &Path, path: &Path) -> Option<Row> {
+fn judge_file(kgs: &Path, path: &Path, seed: u64) -> Option<Row> {
     let bytes = std::fs::read(path).ok()?;
-    let original = score(&bytes)?;
+    let original = score(&bytes, seed)?;
     let re = original.recorded.clone()?;
     let result = read_result(&re).ok()?.result;
     if result.margin().is_none() || !original.finished {
@@ -86,7 +90,7 @@ fn judge_file(kgs: &Path, path: &Path) -> Option<Row> {
         .iter()
         .filter(|_| text.contains(&written))
         .map(|value| text.replacen(&written, &format!("RE[{value}]"), 1))
-        .filter_map(|copy| score(copy.as_bytes()))
+        .filter_map(|copy| score(copy.as_bytes(), seed))
         .map(|s| judged(&s))
         .collect();
     let name = path.strip_prefix(kgs).unwrap_or(path).display().to_string();
@@ -124,7 +128,7 @@ fn main() {
         return;
     }
     let t = Instant::now();
-    let (files, jobs, mut rows) = over_files(&kgs, |f| judge_file(&kgs, f));
+    let (files, jobs, mut rows) = over_files(&kgs, |f| judge_file(&kgs, f, 0));
     rows.sort_by(|a, b| a.name.cmp(&b.name));
     println!(
         "mismatch bench: {} KGS files, {} counted games (RE with a margin, two passes), in {:.1?} ({jobs} threads); {} {}",
@@ -142,9 +146,46 @@ fn main() {
     report("held out (kgs-19-2006, kgs-19-2017-*)", &held);
     causes("recorded RE, by cause", rows.iter().map(|r| &r.recorded));
     causes("altered RE, by cause", rows.iter().flat_map(|r| &r.altered));
+    let seeds: u64 = std::env::var("BENCH_SEEDS").ok().and_then(|v| v.parse().ok()).unwrap_or(1);
+    if seeds > 1 {
+        seed_spread(&kgs, &rows, seeds);
+    }
     if list {
         for r in rows.iter().filter(|r| r.recorded.warned) {
             println!("WARNED {} {}", r.name, r.recorded.text);
         }
     }
+}
+
+/// The figures with the estimator's random numbers drawn from other seeds:
+/// a figure that moves by a few games from one seed to the next is within
+/// that noise.
+fn seed_spread(kgs: &Path, rows: &[Row], seeds: u64) {
+    let mut figures: Vec<[(usize, usize); 3]> = vec![figures_of(rows)];
+    for seed in 1..seeds {
+        let (_, _, mut other) = over_files(kgs, |f| judge_file(kgs, f, seed));
+        other.sort_by(|a, b| a.name.cmp(&b.name));
+        figures.push(figures_of(&other));
+    }
+    for (k, label) in ["all", "tuning", "held out"].into_iter().enumerate() {
+        let warned: Vec<usize> = figures.iter().map(|f| f[k].0).collect();
+        let caught: Vec<usize> = figures.iter().map(|f| f[k].1).collect();
+        let mean = |v: &[usize]| v.iter().sum::<usize>() as f64 / v.len() as f64;
+        println!(
+            "  over {seeds} seeds, {label:<8}: result-mismatch {warned:?} (mean {:.1}), altered RE caught {caught:?} (mean {:.1})",
+            mean(&warned),
+            mean(&caught)
+        );
+    }
+}
+
+/// Warnings on recorded REs and altered REs caught: all, tuning half,
+/// held-out half.
+fn figures_of(rows: &[Row]) -> [(usize, usize); 3] {
+    let of = |keep: &dyn Fn(&Row) -> bool| {
+        let kept = rows.iter().filter(|r| keep(r));
+        let warned = kept.clone().filter(|r| r.recorded.warned).count();
+        (warned, kept.flat_map(|r| &r.altered).filter(|j| j.warned).count())
+    };
+    [of(&|_| true), of(&|r| r.tuning), of(&|r| !r.tuning)]
 }

@@ -68,6 +68,19 @@ fn an_unfinished_game_is_unverified() {
     assert_eq!(json["doubts"][0], "unfinished");
 }
 
+/// A stone in atari nobody captured: the players left it unmarked, and RE
+/// counts it alive.
+#[test]
+fn a_dead_stone_left_in_atari_counted_alive_is_unverified() {
+    let (code, severity, message) = verdict_of("fixtures/score/result-unverified-uncaptured.sgf");
+    assert_eq!((code.as_str(), severity.as_str()), ("result-unverified", "info"));
+    assert!(message.contains("RE fits if the group at E4 is alive (dead in the recount, alive in RE's count)"), "{message}");
+    assert!(message.contains("in doubt: a chain left in atari that nobody captured"), "{message}");
+    let json = score_json("fixtures/score/result-unverified-uncaptured.sgf");
+    assert_eq!(json["verified"], false);
+    assert!(json["cause"].as_str().unwrap().starts_with("RE fits if the group at E4 is alive"), "{json}");
+}
+
 #[test]
 fn a_necessary_connection_left_unmade_is_a_convention() {
     let (code, severity, message) = verdict_of("fixtures/score/result-unverified-connections.sgf");

@@ -28,7 +28,7 @@ use crate::rules::{HandicapBonus, Scoring, Ties};
 use crate::sgf::props::{self, Point};
 use crate::sgf::{GameTree, Node, PropId};
 use count::{CountRules, Counted, Kind};
-use estimate::{Doubt, Effort};
+use estimate::{ChainCall, Doubt, Effort};
 pub use map::{MapPoint, ScoreMap};
 use result::{GameResult, Komi, NoticeKind, read_result};
 use verify::{Recounted, Verdict};
@@ -206,7 +206,7 @@ pub fn score_game(game: &GameTree, options: &ScoreOptions) -> Result<GameScore, 
     // stops before the passes (Fox, tournament programs).
     let settled = position.ended_by_passes || recorded_result.as_ref().is_some_and(|r| r.margin().is_some());
     let effort = if settled { Effort::Final } else { Effort::InPlay };
-    let (dead, unsure, from) = dead_stones(&position, end, options, effort, &mut diagnostics)?;
+    let DeadStonesFound { dead, unsure, calls, from } = dead_stones(&position, end, options, effort, &mut diagnostics)?;
     let mut rules = position.rules;
     let kgs_default = provenance.apply(&mut rules, options.rules.seki_eyes.is_some());
     let board = &position.board;
@@ -248,7 +248,7 @@ pub fn score_game(game: &GameTree, options: &ScoreOptions) -> Result<GameScore, 
             };
             let markup = from == "markup";
             let open_ko = chains_in_atari(&analysis, &counted);
-            let doubted: Vec<Pt> = unsure.iter().map(|d| d.point).collect();
+            let unsure: Vec<Pt> = unsure.iter().map(|d| d.point).collect();
             verify::verify(&Recounted {
                 board,
                 recorded,
@@ -257,7 +257,8 @@ pub fn score_game(game: &GameTree, options: &ScoreOptions) -> Result<GameScore, 
                 ties: rules.ties,
                 rules: (!markup).then_some(rules),
                 dead: &dead,
-                doubted: &doubted,
+                calls: &calls,
+                unsure: &unsure,
                 finished: position.ended_by_passes || markup,
                 open_ko: &open_ko,
                 open_points: board.points().filter(|&p| board.cell(p) == Cell::Empty && counted.kinds[p as usize] == Kind::Dame).count(),
@@ -350,9 +351,22 @@ fn recorded_result(re: &str, root: Node<'_>, komi: &Komi, diagnostics: &mut Vec<
     }
 }
 
-/// The dead stones, the chains the estimator was unsure of, and where the
-/// answer came from.
-type DeadStonesFound = (Vec<Pt>, Vec<Doubt>, &'static str);
+/// The dead stones, and where the answer came from.
+struct DeadStonesFound {
+    dead: Vec<Pt>,
+    /// The chains the estimator was unsure of.
+    unsure: Vec<Doubt>,
+    /// The estimator's call on each chain it judged.
+    calls: Vec<ChainCall>,
+    from: &'static str,
+}
+
+impl DeadStonesFound {
+    /// Dead stones kifu did not estimate.
+    fn given(dead: Vec<Pt>, from: &'static str) -> DeadStonesFound {
+        DeadStonesFound { dead, unsure: Vec::new(), calls: Vec::new(), from }
+    }
+}
 
 fn dead_stones(
     position: &Position,
@@ -375,9 +389,9 @@ fn dead_stones(
                 let message = "--dead-stones markup: the game has no TB/TW/DD markup at its end; no territory or dead stones counted";
                 diagnostics.push(Diagnostic::new(Code::MissingMarkup, end.offset(), message));
             }
-            (markup_dead(board, end), Vec::new(), "markup")
+            DeadStonesFound::given(markup_dead(board, end), "markup")
         }
-        DeadStones::None => (Vec::new(), Vec::new(), "none"),
+        DeadStones::None => DeadStonesFound::given(Vec::new(), "none"),
         DeadStones::Points(points) => {
             let mut dead = Vec::new();
             for p in points {
@@ -390,11 +404,11 @@ fn dead_stones(
             }
             dead.sort_unstable();
             dead.dedup();
-            (dead, Vec::new(), "points")
+            DeadStonesFound::given(dead, "points")
         }
         _ => {
             let e = estimate::estimate_seeded(board, effort, options.estimate_seed);
-            (e.dead, e.unsure, "estimate")
+            DeadStonesFound { dead: e.dead, unsure: e.unsure, calls: e.chains, from: "estimate" }
         }
     })
 }

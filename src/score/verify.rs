@@ -11,8 +11,13 @@
 //!    for the wrong side);
 //! 3. a counting convention: the other seki-eye rules (`--seki-eyes`), the
 //!    necessary connections left unmade, or both;
-//! 4. the groups the estimator doubted: each of them, each pair, and all
-//!    of them together, flipped between dead and alive;
+//! 4. a group whose status is in real doubt, counted the other way (see
+//!    [`Suspicion`]): a chain kifu's call was not confident of, alone or
+//!    with its group, and the two sides of a race it is in; a dead chain
+//!    left in atari, which players often leave unmarked; a chain left in
+//!    atari (an open ko) and the chains beside it. Single flips and those
+//!    natural pairs only: flipping groups in many combinations would fit
+//!    any RE by chance;
 //! 5. a difference of a point or two with the same winner, which is not
 //!    checked but is the size of what conventions change;
 //! 6. an unfinished game (no two passes, no markup): the position was
@@ -21,16 +26,17 @@
 //! Otherwise the cause is "none found". A disagreement is a
 //! `result-mismatch` warning when the komi explains it, when RE gives the
 //! recount's margin to the other player, or when nothing explains it in a
-//! finished game with no ko left open; otherwise it is `result-unverified`,
-//! information.
+//! finished game; otherwise it is `result-unverified`, information.
 
 use std::fmt;
+use std::ops::Range;
 
 use serde::{Serialize, Serializer};
 
 use super::count::CountRules;
+use super::estimate::ChainCall;
 use super::result::GameResult;
-use crate::board::{Board, Pt};
+use crate::board::{Board, Color, Pt};
 use crate::rules::{Rules, SekiEyes, Ties};
 use crate::sgf::props::Point;
 
@@ -50,8 +56,11 @@ pub struct Recounted<'a> {
     /// counted (the players' agreement: no rule pass to vary).
     pub rules: Option<Rules>,
     pub dead: &'a [Pt],
-    /// One point of each chain the estimator doubted.
-    pub doubted: &'a [Pt],
+    /// The estimator's call on each chain it judged; empty when the dead
+    /// stones came from elsewhere.
+    pub calls: &'a [ChainCall],
+    /// One point of each chain the estimator said it was unsure of.
+    pub unsure: &'a [Pt],
     /// The line ends with two passes, or with territory markup.
     pub finished: bool,
     /// One point of each living chain left in atari (an open ko, a capture
@@ -73,8 +82,8 @@ pub enum Cause {
     /// (`None`: the game's own), with the necessary connections made or not.
     Convention { seki_eyes: Option<SekiEyes>, connections: bool },
     /// RE is the count with these groups (one point each, as the map names
-    /// them) alive, and those dead.
-    Groups { alive: Vec<String>, dead: Vec<String> },
+    /// them) alive, and those dead; `why` they were in doubt.
+    Groups { alive: Vec<String>, dead: Vec<String>, why: Suspicion },
     /// The same winner, and a difference of at most [`SMALL`] points: the
     /// size of what dame, a necessary connection or a seki eye change.
     Small { points: f64 },
@@ -85,13 +94,42 @@ pub enum Cause {
     NoneFound,
 }
 
+/// Why a group's status is in real doubt, so that counting it the other
+/// way is a cause worth checking.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Suspicion {
+    /// kifu's call on it was not confident: the estimator said it was
+    /// unsure, or its share of the playouts lies in [`NOT_CONFIDENT`].
+    NotConfident,
+    /// It and an adjacent enemy group are the two sides of a race whose
+    /// calls were not confident.
+    Race,
+    /// A dead chain left in atari: a capture nobody made. Players often
+    /// leave such stones unmarked in the scoring, and the server then
+    /// counts them alive.
+    Uncaptured,
+    /// A living chain left in atari (an open ko), or a chain beside one.
+    OpenKo,
+}
+
+impl Suspicion {
+    fn describe(self) -> &'static str {
+        match self {
+            Suspicion::NotConfident => "kifu's call on it was not confident",
+            Suspicion::Race => "a capturing race kifu was not confident of",
+            Suspicion::Uncaptured => "a chain left in atari that nobody captured, which players often leave unmarked",
+            Suspicion::OpenKo => "a chain is left in atari there (an open ko)",
+        }
+    }
+}
+
 /// Why a recount cannot be sure of itself.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
 #[serde(rename_all = "kebab-case")]
 pub enum Doubt {
     /// No two passes and no markup at the end of the line.
     Unfinished,
-    /// The estimator was unsure of some group.
+    /// Some group's call was not confident (see [`NOT_CONFIDENT`]).
     UnsureGroups,
     /// A living chain is left in atari.
     OpenKo,
@@ -112,14 +150,11 @@ pub struct Verdict {
 
 impl Verdict {
     /// Whether the disagreement is one a user should act on: the komi
-    /// cannot give RE, or a sure recount found nothing that explains it.
+    /// cannot give RE, RE names the other winner, or nothing explains it in
+    /// a finished game (every group in doubt was counted the other way and
+    /// none gives RE).
     pub fn is_mismatch(&self) -> bool {
-        match self.cause {
-            Some(Cause::Komi { .. } | Cause::OtherWinner { .. }) => true,
-            // The doubted groups were tried: none of them gives RE.
-            Some(Cause::NoneFound) => self.doubts.iter().all(|&d| d == Doubt::UnsureGroups),
-            _ => false,
-        }
+        matches!(self.cause, Some(Cause::Komi { .. } | Cause::OtherWinner { .. } | Cause::NoneFound))
     }
 
     /// `cause: ...`, with why the recount cannot be sure when it is not a
@@ -148,7 +183,7 @@ fn doubts_text(doubts: &[Doubt]) -> String {
         .iter()
         .map(|d| match d {
             Doubt::Unfinished => "the game is unfinished",
-            Doubt::UnsureGroups => "kifu is unsure of some groups",
+            Doubt::UnsureGroups => "kifu's call on some groups was not confident",
             Doubt::OpenKo => "a chain is left in atari (an open ko)",
         })
         .collect();
@@ -185,7 +220,7 @@ impl fmt::Display for Cause {
                 }
                 Ok(())
             }
-            Cause::Groups { alive, dead } => {
+            Cause::Groups { alive, dead, why } => {
                 f.write_str("RE fits if ")?;
                 if !alive.is_empty() {
                     write!(f, "{} {} alive (dead in the recount, alive in RE's count)", groups(alive), are(alive))?;
@@ -196,14 +231,16 @@ impl fmt::Display for Cause {
                     }
                     write!(f, "{} {} dead (alive in the recount, dead in RE's count)", groups(dead), are(dead))?;
                 }
-                Ok(())
+                write!(f, "; in doubt: {}", why.describe())
             }
             Cause::Unfinished { open } => write!(
                 f,
                 "the game is unfinished (no two passes, no markup): the position was counted as it stands, {open} point{} still open",
                 if *open == 1 { "" } else { "s" }
             ),
-            Cause::NoneFound => f.write_str("none found (checked: komi, seki eyes, necessary connections, the groups kifu was unsure of)"),
+            Cause::NoneFound => {
+                f.write_str("none found (checked: komi, seki eyes, necessary connections, the groups kifu was not confident of, chains left in atari)")
+            }
         }
     }
 }
@@ -224,10 +261,6 @@ fn are(points: &[String]) -> &'static str {
     if points.len() == 1 { "is" } else { "are" }
 }
 
-/// How many doubted groups are tried in pairs (the pairs grow as the
-/// square).
-const MAX_PAIRED: usize = 12;
-
 /// Checks a recount against RE: whether it agrees and is sure, and when it
 /// disagrees, what explains it (see the module documentation).
 pub fn verify(r: &Recounted<'_>) -> Verdict {
@@ -235,7 +268,7 @@ pub fn verify(r: &Recounted<'_>) -> Verdict {
     if !r.finished {
         doubts.push(Doubt::Unfinished);
     }
-    if !r.doubted.is_empty() {
+    if !r.unsure.is_empty() || r.calls.iter().any(|c| NOT_CONFIDENT.contains(&c.share)) {
         doubts.push(Doubt::UnsureGroups);
     }
     if !r.open_ko.is_empty() {
@@ -258,9 +291,9 @@ pub fn verify(r: &Recounted<'_>) -> Verdict {
 /// gives RE's result; `None` when RE has no margin.
 pub fn fits(recorded: &GameResult, difference: f64, ties: Ties) -> Option<bool> {
     let winner = if difference > 0.0 {
-        Some(crate::board::Color::Black)
+        Some(Color::Black)
     } else if difference < 0.0 || ties == Ties::White {
-        Some(crate::board::Color::White)
+        Some(Color::White)
     } else {
         None
     };
@@ -277,7 +310,7 @@ pub fn fits(recorded: &GameResult, difference: f64, ties: Ties) -> Option<bool> 
 fn recorded_difference(recorded: &GameResult) -> Option<f64> {
     let margin = recorded.margin()?;
     Some(match recorded.winner() {
-        Some(crate::board::Color::White) => -margin,
+        Some(Color::White) => -margin,
         _ => margin,
     })
 }
@@ -336,37 +369,178 @@ fn convention_cause(r: &Recounted<'_>) -> Option<Cause> {
     None
 }
 
-/// The doubted groups flipped between dead and alive: one at a time, in
-/// pairs, and all together.
+/// A share of the playouts ([`ChainCall::share`]) in this range is a call
+/// kifu is not confident of, whichever way it went (the estimator kills
+/// below 0.55, or 0.75 on a crowded board). Tuned on the KGS tuning half
+/// (docs/accuracy.md): a wider band finds RE in few more games and fits
+/// altered REs by chance in many more.
+pub const NOT_CONFIDENT: Range<f32> = 0.25..0.85;
+
+/// A chain that may be counted the other way.
+struct Unit {
+    stones: Vec<Pt>,
+    color: Color,
+    liberties: Vec<Pt>,
+    why: Option<Suspicion>,
+}
+
+/// One recount to try: these chains (one point each) flipped.
+struct Try {
+    flipped: Vec<Pt>,
+    why: Suspicion,
+}
+
+/// The groups in real doubt (see [`Suspicion`]), each counted the other
+/// way alone, with its group, and with the other side of its race; the
+/// first recount that gives RE is the cause.
 fn groups_cause(r: &Recounted<'_>) -> Option<Cause> {
     let rules = CountRules::of(&r.rules?);
-    // One point per chain: two doubts may name the same chain.
-    let mut chains: Vec<Vec<Pt>> = Vec::new();
-    for &p in r.doubted {
-        if !chains.iter().any(|c| c.contains(&p)) {
-            chains.push(r.board.chain(p));
+    let tries = suspects(r);
+    tries.into_iter().find_map(|t| {
+        let dead = flip(r.board, r.dead, &t.flipped);
+        (fits(&r.recorded, (r.recount)(&dead, rules), r.ties) == Some(true)).then(|| {
+            let (dead_before, alive_before): (Vec<Pt>, Vec<Pt>) = t.flipped.iter().partition(|p| r.dead.binary_search(p).is_ok());
+            Cause::Groups { alive: named(r.board, &dead_before), dead: named(r.board, &alive_before), why: t.why }
+        })
+    })
+}
+
+/// The recounts worth trying, simplest first: single chains, then whole
+/// groups (chains of one colour sharing a liberty, which the estimator
+/// judges together), then the two sides of a race.
+fn suspects(r: &Recounted<'_>) -> Vec<Try> {
+    let units = units(r);
+    let group = group_of(&units);
+    let mut tries: Vec<Try> = Vec::new();
+    let mut push = |mut flipped: Vec<Pt>, why: Suspicion| {
+        flipped.sort_unstable();
+        if !tries.iter().any(|t| t.flipped == flipped) {
+            tries.push(Try { flipped, why });
+        }
+    };
+    for u in &units {
+        if let Some(why) = u.why {
+            push(vec![u.stones[0]], why);
         }
     }
-    let doubted: Vec<Pt> = chains.iter().map(|c| c[0]).collect();
-    let n = doubted.len();
-    let mut tries: Vec<Vec<Pt>> = doubted.iter().map(|&p| vec![p]).collect();
-    if n <= MAX_PAIRED {
-        for i in 0..n {
-            for j in i + 1..n {
-                tries.push(vec![doubted[i], doubted[j]]);
+    let members = |g: usize| -> Vec<usize> { (0..units.len()).filter(|&i| group[i] == g).collect() };
+    let roots: Vec<usize> = (0..units.len()).filter(|&i| group[i] == i).collect();
+    // A group is tried whole when kifu's call on it was not confident or
+    // an open ko touches it, or when each of its chains is a dead chain
+    // left in atari.
+    let suspicion = |g: &[usize]| {
+        let whys = || g.iter().map(|&i| units[i].why);
+        let uncaptured = Some(Suspicion::Uncaptured);
+        whys().flatten().find(|&w| w != Suspicion::Uncaptured).or_else(|| whys().all(|w| w == uncaptured).then_some(Suspicion::Uncaptured))
+    };
+    let points = |g: &[usize]| -> Vec<Pt> { g.iter().map(|&i| units[i].stones[0]).collect() };
+    for &g in &roots {
+        let g = members(g);
+        if let (true, Some(why)) = (g.len() > 1, suspicion(&g)) {
+            push(points(&g), why);
+        }
+    }
+    for (k, &a) in roots.iter().enumerate() {
+        for &b in &roots[k + 1..] {
+            let (ga, gb) = (members(a), members(b));
+            if units[a].color == units[b].color || !touching(r.board, &units, &ga, &gb) {
+                continue;
+            }
+            let has = |g: &[usize], s: Suspicion| g.iter().any(|&i| units[i].why == Some(s));
+            let why = if has(&ga, Suspicion::NotConfident) && has(&gb, Suspicion::NotConfident) {
+                Suspicion::Race
+            } else if has(&ga, Suspicion::OpenKo) || has(&gb, Suspicion::OpenKo) {
+                Suspicion::OpenKo
+            } else {
+                continue;
+            };
+            push([points(&ga), points(&gb)].concat(), why);
+        }
+    }
+    tries
+}
+
+/// The chains the estimator judged, and the chains in doubt it did not
+/// judge (dead chains in pass-alive territory, an open ko under
+/// `--dead-stones none`), each with why it is in doubt, if it is: not
+/// confident, dead and left in atari, or in atari or beside a living chain
+/// in atari.
+fn units(r: &Recounted<'_>) -> Vec<Unit> {
+    let board = r.board;
+    let mut units: Vec<Unit> = Vec::new();
+    // The unit of the chain at `p`; none on an empty point.
+    let add = |p: Pt, units: &mut Vec<Unit>| -> Option<usize> {
+        if let Some(i) = units.iter().position(|u| u.stones.contains(&p)) {
+            return Some(i);
+        }
+        let color = board.cell(p).color()?;
+        units.push(Unit { color, liberties: board.liberties(p), stones: board.chain(p), why: None });
+        Some(units.len() - 1)
+    };
+    for c in r.calls {
+        let i = add(c.point, &mut units);
+        if let Some(i) = i.filter(|_| NOT_CONFIDENT.contains(&c.share)) {
+            units[i].why = Some(Suspicion::NotConfident);
+        }
+    }
+    for &p in r.unsure {
+        if let Some(i) = add(p, &mut units) {
+            units[i].why = Some(Suspicion::NotConfident);
+        }
+    }
+    for p in uncaptured(r) {
+        if let Some(i) = add(p, &mut units) {
+            units[i].why.get_or_insert(Suspicion::Uncaptured);
+        }
+    }
+    for &p in r.open_ko {
+        let Some(ko) = add(p, &mut units) else { continue };
+        let stones = units[ko].stones.clone();
+        for u in units.iter_mut().filter(|u| u.why.is_none()) {
+            if u.stones[0] == stones[0] || u.stones.iter().any(|&s| board.neighbors(s).iter().any(|q| stones.contains(q))) {
+                u.why = Some(Suspicion::OpenKo);
             }
         }
     }
-    if n > 2 {
-        tries.push(doubted.clone());
+    units
+}
+
+/// Each unit's group, as the index of its first unit: chains of one
+/// colour that share a liberty.
+fn group_of(units: &[Unit]) -> Vec<usize> {
+    let mut group: Vec<usize> = (0..units.len()).collect();
+    for i in 0..units.len() {
+        for j in 0..i {
+            let joined = units[i].color == units[j].color && units[i].liberties.iter().any(|l| units[j].liberties.contains(l));
+            if joined && group[i] != group[j] {
+                let (from, to) = (group[i].max(group[j]), group[i].min(group[j]));
+                group.iter_mut().filter(|g| **g == from).for_each(|g| *g = to);
+            }
+        }
     }
-    tries.into_iter().find_map(|flipped| {
-        let dead = flip(r.board, r.dead, &flipped);
-        (fits(&r.recorded, (r.recount)(&dead, rules), r.ties) == Some(true)).then(|| {
-            let (dead_before, alive_before): (Vec<Pt>, Vec<Pt>) = flipped.iter().partition(|p| r.dead.binary_search(p).is_ok());
-            Cause::Groups { alive: named(r.board, &dead_before), dead: named(r.board, &alive_before) }
-        })
-    })
+    group
+}
+
+/// Whether a stone of one set of units touches a stone of the other.
+fn touching(board: &Board, units: &[Unit], a: &[usize], b: &[usize]) -> bool {
+    let beside = |s: Pt| board.neighbors(s);
+    a.iter().flat_map(|&i| &units[i].stones).any(|&s| b.iter().any(|&j| units[j].stones.iter().any(|t| beside(s).contains(t))))
+}
+
+/// One point of each dead chain left in atari.
+fn uncaptured(r: &Recounted<'_>) -> Vec<Pt> {
+    let mut seen: Vec<Pt> = Vec::new();
+    let mut out = Vec::new();
+    for &p in r.dead {
+        if seen.contains(&p) {
+            continue;
+        }
+        seen.extend(r.board.chain(p));
+        if r.board.liberties(p).len() == 1 {
+            out.push(p);
+        }
+    }
+    out
 }
 
 /// The dead stones with the chains at `flipped` changed: dead ones alive,
@@ -402,7 +576,6 @@ mod tests {
     use super::super::{Tally, count, sides};
     use super::*;
     use crate::analysis::Analysis;
-    use crate::board::Color;
     use crate::rules::Scoring;
     use crate::score::result::Outcome;
 
@@ -422,95 +595,222 @@ mod tests {
         GameResult::Win { winner, outcome: Outcome::Score(margin) }
     }
 
-    /// The verdict of a Japanese count with komi 0 and E4 dead, against
-    /// `recorded`.
-    fn verdict(recorded: GameResult, doubted: &[Pt], finished: bool, open_ko: &[Pt]) -> Verdict {
-        let board = board();
-        let dead = vec![e4(&board)];
+    /// What the estimator said of a board, and how the game ended.
+    #[derive(Default)]
+    struct Said {
+        calls: Vec<ChainCall>,
+        unsure: Vec<Pt>,
+        open_ko: Vec<Pt>,
+        unfinished: bool,
+    }
+
+    /// Black's total minus White's in a Japanese count with komi 0.
+    fn difference(board: &Board, dead: &[Pt]) -> f64 {
         let tally = Tally { scoring: Scoring::Territory, komi: 0.0, handicap_bonus: 0.0, button: None };
-        let recount = |dead: &[Pt], rules: CountRules| {
-            let analysis = Analysis::without(&board, dead);
-            let (black, white) = sides(&count::count(&analysis, rules), &analysis, &board, dead, tally);
-            black.total - white.total
-        };
-        let difference = recount(&dead, CountRules::of(&Rules::JAPANESE));
-        assert_eq!(difference, 5.0 - 11.0, "White: 10 points of territory and a prisoner");
-        let doubted: Vec<Pt> = doubted.to_vec();
+        let analysis = Analysis::without(board, dead);
+        let (black, white) = sides(&count::count(&analysis, CountRules::of(&Rules::JAPANESE)), &analysis, board, dead, tally);
+        black.total - white.total
+    }
+
+    /// RE as the count with these dead stones gives it.
+    fn re_of(board: &Board, dead: &[Pt]) -> GameResult {
+        let d = difference(board, dead);
+        won(if d > 0.0 { Color::Black } else { Color::White }, d.abs())
+    }
+
+    /// The verdict of a Japanese count with komi 0 and these dead stones,
+    /// against `recorded`.
+    fn verdict_on(board: &Board, dead: &[Pt], said: &Said, recorded: GameResult) -> Verdict {
+        // Other count rules (the convention tries) give nothing here.
+        let recount = |dead: &[Pt], rules: CountRules| if rules == CountRules::of(&Rules::JAPANESE) { difference(board, dead) } else { f64::NAN };
         verify(&Recounted {
-            board: &board,
+            board,
             recorded,
-            difference,
+            difference: difference(board, dead),
             komi: 0.0,
             ties: Ties::Draw,
             rules: Some(Rules::JAPANESE),
-            dead: &dead,
-            doubted: &doubted,
-            finished,
-            open_ko,
+            dead,
+            calls: &said.calls,
+            unsure: &said.unsure,
+            finished: !said.unfinished,
+            open_ko: &said.open_ko,
             open_points: 0,
             recount: &recount,
         })
     }
 
-    #[test]
-    fn a_sure_agreeing_recount_is_verified() {
-        let v = verdict(won(Color::White, 6.0), &[], true, &[]);
-        assert_eq!(v, Verdict { verified: true, cause: None, doubts: vec![] });
-        let v = verdict(won(Color::White, 6.0), &[], true, &[1]);
-        assert!(!v.verified && v.cause.is_none());
-        assert_eq!(v.doubts, [Doubt::OpenKo]);
-        assert!(!verdict(GameResult::Draw, &[], true, &[]).verified);
+    /// The verdict on [`BOARD`] with E4 dead.
+    fn verdict(recorded: GameResult, said: &Said) -> Verdict {
+        let board = board();
+        let dead = vec![e4(&board)];
+        assert_eq!(difference(&board, &dead), 5.0 - 11.0, "White: 10 points of territory and a prisoner");
+        verdict_on(&board, &dead, said, recorded)
+    }
+
+    fn unsure(p: Pt) -> Said {
+        Said { unsure: vec![p], ..Said::default() }
+    }
+
+    fn call(p: Pt, dead: bool, share: f32) -> ChainCall {
+        ChainCall { point: p, dead, share }
     }
 
     #[test]
-    fn a_doubted_group_whose_flip_gives_re_is_the_cause() {
+    fn a_sure_agreeing_recount_is_verified() {
+        let v = verdict(won(Color::White, 6.0), &Said::default());
+        assert_eq!(v, Verdict { verified: true, cause: None, doubts: vec![] });
+        let v = verdict(won(Color::White, 6.0), &Said { open_ko: vec![e4(&board())], ..Said::default() });
+        assert!(!v.verified && v.cause.is_none());
+        assert_eq!(v.doubts, [Doubt::OpenKo]);
+        assert!(!verdict(GameResult::Draw, &Said::default()).verified);
+    }
+
+    #[test]
+    fn a_group_kifu_was_unsure_of_whose_flip_gives_re_is_the_cause() {
         let e4 = e4(&board());
-        let v = verdict(won(Color::Black, 5.0), &[e4], true, &[]);
-        assert_eq!(v.cause, Some(Cause::Groups { alive: vec!["E4".into()], dead: vec![] }));
+        let v = verdict(won(Color::Black, 5.0), &unsure(e4));
+        assert_eq!(v.cause, Some(Cause::Groups { alive: vec!["E4".into()], dead: vec![], why: Suspicion::NotConfident }));
         assert!(!v.is_mismatch());
-        assert_eq!(v.cause.unwrap().to_string(), "RE fits if the group at E4 is alive (dead in the recount, alive in RE's count)");
+        assert_eq!(
+            v.cause.unwrap().to_string(),
+            "RE fits if the group at E4 is alive (dead in the recount, alive in RE's count); in doubt: kifu's call on it was not confident"
+        );
+    }
+
+    #[test]
+    fn a_call_is_in_doubt_when_its_share_is_near_the_threshold() {
+        let e4 = e4(&board());
+        let near = Said { calls: vec![call(e4, true, 0.5)], ..Said::default() };
+        let v = verdict(won(Color::Black, 5.0), &near);
+        assert_eq!(v.cause, Some(Cause::Groups { alive: vec!["E4".into()], dead: vec![], why: Suspicion::NotConfident }));
+        assert_eq!(v.doubts, [Doubt::UnsureGroups]);
+        let sure = Said { calls: vec![call(e4, true, 0.05)], ..Said::default() };
+        let v = verdict(won(Color::Black, 5.0), &sure);
+        assert_eq!(v.cause, Some(Cause::NoneFound), "a confident call is not tried");
+        assert!(v.doubts.is_empty() && v.is_mismatch());
     }
 
     #[test]
     fn without_the_doubt_the_same_flip_is_not_tried() {
-        let v = verdict(won(Color::Black, 5.0), &[], true, &[]);
+        let v = verdict(won(Color::Black, 5.0), &Said::default());
         assert_eq!(v.cause, Some(Cause::NoneFound));
         assert!(v.is_mismatch());
     }
 
     #[test]
-    fn nothing_found_is_a_mismatch_unless_the_game_is_open() {
+    fn a_dead_chain_left_in_atari_is_tried_alive() {
+        // E4 has one liberty, E3: White never captured it.
+        let board = Board::from_rows(&[".XO.O", ".XOOX", ".XO..", ".XO..", ".XO.."]).unwrap();
+        let e4 = e4(&board);
+        let re = re_of(&board, &[]);
+        let v = verdict_on(&board, &[e4], &Said::default(), re);
+        assert_eq!(v.cause, Some(Cause::Groups { alive: vec!["E4".into()], dead: vec![], why: Suspicion::Uncaptured }));
+        assert!(!v.is_mismatch());
+        assert!(v.cause.unwrap().to_string().ends_with("; in doubt: a chain left in atari that nobody captured, which players often leave unmarked"));
+    }
+
+    /// The cause found on a board whose dead stones E4 and E2 share the
+    /// liberty E3, against the RE of the count with both alive, which
+    /// neither alone gives.
+    fn cause_with_e4_and_e2_alive(rows: &[&str], said: impl Fn(Pt, Pt) -> Said) -> Option<Cause> {
+        let board = Board::from_rows(rows).unwrap();
+        let (e4, e2) = (e4(&board), board.point(4, 3).unwrap());
+        let dead = [e4, e2];
+        let re = re_of(&board, &[]);
+        let fits_alone = |p: Pt| fits(&re, difference(&board, &flip(&board, &dead, &[p])), Ties::Draw);
+        assert_eq!((fits_alone(e4), fits_alone(e2)), (Some(false), Some(false)), "only both together give RE");
+        verdict_on(&board, &dead, &said(e4, e2), re).cause
+    }
+
+    #[test]
+    fn dead_stones_left_in_atari_together_are_tried_together() {
+        let cause = cause_with_e4_and_e2_alive(&[".XO.O", ".XOOX", ".XO..", ".XOOX", ".XO.O"], |_, _| Said::default());
+        assert_eq!(cause, Some(Cause::Groups { alive: vec!["E4".into(), "E2".into()], dead: vec![], why: Suspicion::Uncaptured }));
+    }
+
+    #[test]
+    fn the_chains_of_a_group_are_flipped_together() {
+        // Not in atari, but judged together: the estimator's call on the group was not confident.
+        let said = |e4, e2| Said { calls: vec![call(e4, true, 0.5), call(e2, true, 0.5)], ..Said::default() };
+        let cause = cause_with_e4_and_e2_alive(&[".XO..", ".XO.X", ".XO..", ".XO.X", ".XO.."], said);
+        assert_eq!(cause, Some(Cause::Groups { alive: vec!["E4".into(), "E2".into()], dead: vec![], why: Suspicion::NotConfident }));
+    }
+
+    #[test]
+    fn the_two_sides_of_a_race_in_doubt_are_tried_together() {
+        let board = board();
+        let (b5, c5) = (board.point(1, 0).unwrap(), board.point(2, 0).unwrap());
+        let tries = |white_share: f32| {
+            let said = Said { calls: vec![call(b5, false, 0.6), call(c5, false, white_share)], ..Said::default() };
+            let r = Recounted {
+                board: &board,
+                recorded: won(Color::Black, 1.0),
+                difference: 0.0,
+                komi: 0.0,
+                ties: Ties::Draw,
+                rules: Some(Rules::JAPANESE),
+                dead: &[],
+                calls: &said.calls,
+                unsure: &said.unsure,
+                finished: true,
+                open_ko: &said.open_ko,
+                open_points: 0,
+                recount: &|_: &[Pt], _: CountRules| 0.0,
+            };
+            suspects(&r).into_iter().map(|t| (t.flipped, t.why)).collect::<Vec<_>>()
+        };
+        assert!(tries(0.7).contains(&(vec![b5, c5], Suspicion::Race)), "{:?}", tries(0.7));
+        assert_eq!(tries(1.0), [(vec![b5], Suspicion::NotConfident)], "a confident neighbour is not tried");
+    }
+
+    #[test]
+    fn a_chain_left_in_atari_and_its_neighbours_are_tried() {
+        let board = board();
+        let e4 = e4(&board);
+        let open_ko = Said { open_ko: vec![e4], ..Said::default() };
+        let v = verdict_on(&board, &[], &open_ko, re_of(&board, &[e4]));
+        assert_eq!(v.cause, Some(Cause::Groups { alive: vec![], dead: vec!["E4".into()], why: Suspicion::OpenKo }));
+        assert!(!v.is_mismatch());
+        let v = verdict_on(&board, &[], &open_ko, won(Color::Black, 20.0));
+        assert_eq!(v.cause, Some(Cause::NoneFound));
+        assert!(v.is_mismatch(), "the ko was tried: nothing explains RE");
+        assert_eq!(v.doubts, [Doubt::OpenKo]);
+    }
+
+    #[test]
+    fn nothing_found_is_a_mismatch_unless_the_game_is_unfinished() {
         let e4 = e4(&board());
-        let doubted = verdict(won(Color::Black, 20.0), &[e4], true, &[]);
+        let doubted = verdict(won(Color::Black, 20.0), &unsure(e4));
         assert_eq!(doubted.cause, Some(Cause::NoneFound));
         assert!(doubted.is_mismatch(), "the doubted group was tried");
         assert!(doubted.explanation().starts_with("cause: none found (checked: komi,"), "{}", doubted.explanation());
-        let open_ko = verdict(won(Color::Black, 20.0), &[], true, &[e4]);
-        assert!(!open_ko.is_mismatch());
-        assert!(open_ko.explanation().ends_with("; not sure: a chain is left in atari (an open ko)"), "{}", open_ko.explanation());
-        let unfinished = verdict(won(Color::Black, 20.0), &[], false, &[]);
+        let unfinished = verdict(won(Color::Black, 20.0), &Said { unfinished: true, ..Said::default() });
         assert_eq!(unfinished.cause, Some(Cause::Unfinished { open: 0 }));
         assert!(!unfinished.is_mismatch());
+        let c5 = board().point(2, 0).unwrap();
+        let with_ko = verdict(won(Color::White, 7.0), &Said { open_ko: vec![c5], ..Said::default() });
+        assert!(with_ko.explanation().ends_with("; not sure: a chain is left in atari (an open ko)"), "{}", with_ko.explanation());
     }
 
     #[test]
     fn the_margin_for_the_other_player_is_a_mismatch_and_a_point_apart_is_not() {
-        let other = verdict(won(Color::Black, 6.0), &[], true, &[]);
+        let other = verdict(won(Color::Black, 6.0), &Said::default());
         assert_eq!(other.cause, Some(Cause::OtherWinner { margin: 6.0 }));
         assert!(other.is_mismatch());
-        let close = verdict(won(Color::White, 7.0), &[], true, &[]);
+        let close = verdict(won(Color::White, 7.0), &Said::default());
         assert_eq!(close.cause, Some(Cause::Small { points: 1.0 }));
         assert!(!close.is_mismatch());
-        assert_eq!(verdict(won(Color::White, 9.0), &[], true, &[]).cause, Some(Cause::NoneFound));
+        assert_eq!(verdict(won(Color::White, 9.0), &Said::default()).cause, Some(Cause::NoneFound));
     }
 
     #[test]
     fn a_fraction_the_komi_cannot_give_names_the_komi_that_fits() {
-        let v = verdict(won(Color::White, 12.5), &[], true, &[]);
+        let v = verdict(won(Color::White, 12.5), &Said::default());
         assert_eq!(v.cause, Some(Cause::Komi { komi: 0.0, fits: 6.5 }));
         assert!(v.is_mismatch());
         // Black's win by 0.5 where White wins by 6 with komi 0: komi -6.5.
-        let v = verdict(won(Color::Black, 0.5), &[], true, &[]);
+        let v = verdict(won(Color::Black, 0.5), &Said::default());
         assert_eq!(v.cause, Some(Cause::Komi { komi: 0.0, fits: -6.5 }));
     }
 
