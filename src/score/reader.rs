@@ -37,6 +37,10 @@ use crate::board::{Board, Cell, MAX_SIZE, Pt};
 pub const SAFE_LIBERTIES: usize = 4;
 /// Nodes a question may visit before it is answered `Unknown`.
 pub const NODE_BUDGET: usize = 2_000;
+/// Moves a line of reading may go deep before it is answered `Unknown`:
+/// the longest ladder on a 19x19 board is well within it, and it keeps the
+/// recursion's stack small whatever the budget.
+pub const MAX_DEPTH: usize = 200;
 
 const EMPTY: u8 = 0;
 const BLACK: u8 = 1;
@@ -80,6 +84,7 @@ pub struct Position {
     ko: usize,
     nodes: usize,
     budget: usize,
+    depth: usize,
 }
 
 fn code(c: Cell) -> u8 {
@@ -102,13 +107,13 @@ impl Position {
         for p in board.points() {
             cells[p as usize] = code(board.cell(p));
         }
-        Position { stride, cells, ko: 0, nodes: 0, budget: NODE_BUDGET }
+        Position { stride, cells, ko: 0, nodes: 0, budget: NODE_BUDGET, depth: 0 }
     }
 
     /// A position from cells in the board's layout (0 empty, 1 black, 2
     /// white, 3 border; `stride` = width + 2), as the estimator holds them.
     pub(crate) fn from_cells(stride: usize, cells: &[u8]) -> Position {
-        Position { stride, cells: cells.to_vec(), ko: 0, nodes: 0, budget: NODE_BUDGET }
+        Position { stride, cells: cells.to_vec(), ko: 0, nodes: 0, budget: NODE_BUDGET, depth: 0 }
     }
 
     /// Sets the node budget of the next questions (and resets the count).
@@ -200,7 +205,12 @@ impl Position {
 
     fn spend(&mut self) -> bool {
         self.nodes += 1;
-        self.nodes <= self.budget
+        self.nodes <= self.budget && self.depth <= MAX_DEPTH
+    }
+
+    /// A copy to play the next move of a line of reading on.
+    fn child(&self) -> Position {
+        Position { depth: self.depth + 1, ..self.clone() }
     }
 
     /// Enemy chains next to the chain at `p` that are in atari: their last
@@ -243,12 +253,12 @@ impl Position {
         }
         let attacker = other(c);
         if libs.len() == 1 {
-            let mut next = self.clone();
+            let mut next = self.child();
             return Some(next.play(libs[0], attacker));
         }
         let mut unknown = false;
         for &l in &libs {
-            let mut next = self.clone();
+            let mut next = self.child();
             if !next.play(l, attacker) {
                 continue;
             }
@@ -286,7 +296,7 @@ impl Position {
         }
         let mut unknown = false;
         for m in moves {
-            let mut next = self.clone();
+            let mut next = self.child();
             if !next.play(m, c) || next.cells[p] != c {
                 continue;
             }
@@ -303,7 +313,7 @@ impl Position {
         }
         if libs.len() == 2 {
             // Doing nothing may be enough.
-            let mut next = self.clone();
+            let mut next = self.child();
             next.ko = 0;
             match next.attack(p) {
                 Some(false) => return Some(true),
@@ -430,7 +440,7 @@ impl Position {
         let mut unknown = false;
         // Each move, then a pass (always possible: it is how a seki ends).
         for m in moves.into_iter().map(Some).chain([None]) {
-            let mut next = self.clone();
+            let mut next = self.child();
             let next_passes = match m {
                 Some(m) => {
                     if capture != Some(m) && self.self_atari(m, to_move) {
@@ -759,6 +769,15 @@ mod tests {
         let b = board(&LADDER);
         let mut p = Position::new(&b).with_budget(5);
         assert_eq!(p.capture(at(&b, 2, 3)), Outcome::Unknown);
+    }
+
+    #[test]
+    fn a_line_of_reading_deeper_than_the_bound_is_unknown() {
+        let b = board(&LADDER);
+        let mut p = Position::new(&b).with_budget(usize::MAX);
+        p.depth = MAX_DEPTH;
+        assert_eq!(p.capture(at(&b, 2, 3)), Outcome::Unknown);
+        assert_eq!(Position::new(&b).capture(at(&b, 2, 3)), Outcome::Dead, "the ladder itself is read");
     }
 
     #[test]
