@@ -538,10 +538,12 @@ impl Estimator {
         seki_points.sort_unstable();
         let call = |id: usize| ChainCall { point: self.chain_stones(id)[0] as Pt, dead: dead_chain[id], share: shares[id] as f32 };
         let kos = self.open_kos();
+        // The reason is the group's: asked once for each.
+        let mut reasons: Vec<Option<DoubtReason>> = vec![None; nchains];
         let mut unsure: Vec<Doubt> = unsure
             .into_iter()
             .map(|id| {
-                let reason = self.doubt_reason(id, &root, &shares, &linked, &kos, &position);
+                let reason = *reasons[root[id]].get_or_insert_with(|| self.doubt_reason(id, &root, &shares, &linked, &kos, &position));
                 let ChainCall { point, dead, share } = call(id);
                 Doubt { point, reason, dead, share }
             })
@@ -563,7 +565,7 @@ impl Estimator {
         if kos.iter().any(|&[point, stone]| near(point) || near(stone)) {
             return DoubtReason::Ko;
         }
-        if reader::status_of(position, &group).reason == reader::VITAL_POINT_EMPTY {
+        if reader::vital_point_empty(position, &group) {
             return DoubtReason::EyeShape;
         }
         let color = self.chains[id].color;

@@ -63,9 +63,6 @@ pub enum Outcome {
     Unknown,
 }
 
-/// The reason of an unsettled group whose eye shape decides it.
-pub const VITAL_POINT_EMPTY: &str = "eye shape: the vital point of a nakade shape is empty";
-
 /// A group's status with its reason, as [`group_status`] reads it.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Verdict {
@@ -636,6 +633,52 @@ fn enclosed_regions(pos: &Position, group: &[usize], owner: u8, max_size: usize)
     out
 }
 
+/// Whether the group at `stones` (its chains' stones) has fewer than two
+/// eyes unless it takes the empty vital point of a nakade shape: the eye
+/// part of [`status_of`], without its capture search.
+pub(crate) fn vital_point_empty(pos: &Position, stones: &[usize]) -> bool {
+    matches!(eyes_of(pos, stones), Some((_, Some(EyeCount { sure: 0, vital: 1, .. }))))
+}
+
+/// What the regions a group encloses give it.
+struct EyeCount {
+    /// Eyes it has whatever happens (a two-eye region counts two).
+    sure: u32,
+    /// Regions with an empty vital point: an eye or two for whoever plays it.
+    vital: u32,
+    /// The regions, empty points and opponent stones.
+    regions: Vec<Vec<usize>>,
+}
+
+/// The group's colour and its eyes; the eyes are `None` when opponent
+/// stones lie inside its eye space (they may live in seki there, which the
+/// eye shapes do not tell). `None` when `stones` holds no stone.
+fn eyes_of(pos: &Position, stones: &[usize]) -> Option<(u8, Option<EyeCount>)> {
+    let owner = pos.cells[*stones.first()?];
+    if owner != BLACK && owner != WHITE {
+        return None;
+    }
+    let regions = enclosed_regions(pos, stones, owner, 12);
+    if regions.iter().flatten().any(|&p| pos.cells[p] != EMPTY) {
+        return Some((owner, None));
+    }
+    let (mut sure, mut vital) = (0u32, 0u32);
+    for r in &regions {
+        // An eye whose border is in atari is no eye: the opponent captures there.
+        if r.iter().any(|&p| pos.nbrs(p).iter().any(|&n| pos.cells[n] == owner && pos.liberties(n).len() < 2)) {
+            continue;
+        }
+        let pts: Vec<Pt> = r.iter().map(|&p| p as Pt).collect();
+        match eye_space_at(pos, &pts, owner) {
+            Eyes::None => {}
+            Eyes::One => sure += 1,
+            Eyes::Two => sure += 2,
+            Eyes::Vital(_) => vital += 1,
+        }
+    }
+    Some((owner, Some(EyeCount { sure, vital, regions })))
+}
+
 /// The status of the group of `owner`'s chains at `group` (their stones),
 /// from its eye spaces, and, when it has fewer than two eyes, from the
 /// capture of its weakest chain.
@@ -645,35 +688,13 @@ pub fn group_status(board: &Board, group: &[Pt]) -> Verdict {
 }
 
 /// [`group_status`] on a position already built.
-pub(crate) fn status_of(pos: &Position, stones: &[usize]) -> Verdict {
-    let pos = pos.clone();
-    let Some(&first) = stones.first() else {
+fn status_of(pos: &Position, stones: &[usize]) -> Verdict {
+    let Some((owner, eyes)) = eyes_of(pos, stones) else {
         return Verdict { outcome: Outcome::Unknown, reason: "no stones" };
     };
-    let owner = pos.cells[first];
-    if owner != BLACK && owner != WHITE {
-        return Verdict { outcome: Outcome::Unknown, reason: "no stones" };
-    }
-    let regions = enclosed_regions(&pos, stones, owner, 12);
-    // Opponent stones inside the eye space: they may live in seki there,
-    // which the eye shapes do not tell.
-    if regions.iter().flatten().any(|&p| pos.cells[p] != EMPTY) {
+    let Some(EyeCount { sure, vital, regions }) = eyes else {
         return Verdict { outcome: Outcome::Unknown, reason: "opponent stones inside its eye space" };
-    }
-    let (mut sure, mut vital) = (0u32, 0u32);
-    for r in &regions {
-        // An eye whose border is in atari is no eye: the opponent captures there.
-        if r.iter().any(|&p| pos.nbrs(p).iter().any(|&n| pos.cells[n] == owner && pos.liberties(n).len() < 2)) {
-            continue;
-        }
-        let pts: Vec<Pt> = r.iter().map(|&p| p as Pt).collect();
-        match eye_space_at(&pos, &pts, owner) {
-            Eyes::None => {}
-            Eyes::One => sure += 1,
-            Eyes::Two => sure += 2,
-            Eyes::Vital(_) => vital += 1,
-        }
-    }
+    };
     if sure >= 2 {
         return Verdict { outcome: Outcome::Alive, reason: "two eyes" };
     }
@@ -681,7 +702,7 @@ pub(crate) fn status_of(pos: &Position, stones: &[usize]) -> Verdict {
         return Verdict { outcome: Outcome::Alive, reason: "an eye and a vital point of its own to play, or two" };
     }
     if vital == 1 {
-        return Verdict { outcome: Outcome::Unsettled, reason: VITAL_POINT_EMPTY };
+        return Verdict { outcome: Outcome::Unsettled, reason: "eye shape: the vital point of a nakade shape is empty" };
     }
     // Fewer than two eyes. With no liberty outside its eye space, the
     // group can neither escape nor win a race against a wall with
@@ -703,7 +724,7 @@ pub(crate) fn status_of(pos: &Position, stones: &[usize]) -> Verdict {
     if !outside && !weak_wall {
         return Verdict { outcome: Outcome::Dead, reason: "at most one eye, no liberty outside its eye space, and a wall with liberties around it" };
     }
-    let weakest = stones.iter().copied().min_by_key(|&s| reader.liberties(s).len()).unwrap_or(first);
+    let weakest = stones.iter().copied().min_by_key(|&s| reader.liberties(s).len()).unwrap_or(stones[0]);
     match reader.capture(weakest as Pt) {
         Outcome::Dead => Verdict { outcome: Outcome::Dead, reason: "fewer than two eyes, and its weakest chain cannot escape capture" },
         Outcome::Unsettled => {
