@@ -75,7 +75,7 @@ fn a_dead_stone_left_in_atari_counted_alive_is_unverified() {
     let (code, severity, message) = verdict_of("fixtures/score/result-unverified-uncaptured.sgf");
     assert_eq!((code.as_str(), severity.as_str()), ("result-unverified", "info"));
     assert!(message.contains("RE fits if the group at E4 is alive (dead in the recount, alive in RE's count)"), "{message}");
-    assert!(message.contains("in doubt: a chain left in atari that nobody captured"), "{message}");
+    assert!(message.contains("in doubt: a dead chain one or two moves from capture that nobody captured"), "{message}");
     let json = score_json("fixtures/score/result-unverified-uncaptured.sgf");
     assert_eq!(json["verified"], false);
     assert!(json["cause"].as_str().unwrap().starts_with("RE fits if the group at E4 is alive"), "{json}");

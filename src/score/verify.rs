@@ -14,7 +14,7 @@
 //! 4. a group whose status is in real doubt, counted the other way (see
 //!    [`Suspicion`]): a chain kifu's call was not confident of, alone or
 //!    with its group, and the two sides of a race it is in; a dead chain
-//!    left in atari, which players often leave unmarked; a chain left in
+//!    one or two moves from capture, which players often leave unmarked; a chain left in
 //!    atari (an open ko) and the chains beside it. Single flips and those
 //!    natural pairs only: flipping groups in many combinations would fit
 //!    any RE by chance;
@@ -104,9 +104,9 @@ pub enum Suspicion {
     /// It and an adjacent enemy group are the two sides of a race whose
     /// calls were not confident.
     Race,
-    /// A dead chain left in atari: a capture nobody made. Players often
-    /// leave such stones unmarked in the scoring, and the server then
-    /// counts them alive.
+    /// A dead chain with one or two liberties: a capture nobody made.
+    /// Players often leave such stones unmarked in the scoring, and the
+    /// server then counts them alive.
     Uncaptured,
     /// A living chain left in atari (an open ko), or a chain beside one.
     OpenKo,
@@ -117,7 +117,7 @@ impl Suspicion {
         match self {
             Suspicion::NotConfident => "kifu's call on it was not confident",
             Suspicion::Race => "a capturing race kifu was not confident of",
-            Suspicion::Uncaptured => "a chain left in atari that nobody captured, which players often leave unmarked",
+            Suspicion::Uncaptured => "a dead chain one or two moves from capture that nobody captured, which players often leave unmarked",
             Suspicion::OpenKo => "a chain is left in atari there (an open ko)",
         }
     }
@@ -239,7 +239,7 @@ impl fmt::Display for Cause {
                 if *open == 1 { "" } else { "s" }
             ),
             Cause::NoneFound => {
-                f.write_str("none found (checked: komi, seki eyes, necessary connections, the groups kifu was not confident of, chains left in atari)")
+                f.write_str("none found (checked: komi, seki eyes, necessary connections, the groups kifu was not confident of, dead chains one or two moves from capture, chains left in atari)")
             }
         }
     }
@@ -427,7 +427,7 @@ fn suspects(r: &Recounted<'_>) -> Vec<Try> {
     let roots: Vec<usize> = (0..units.len()).filter(|&i| group[i] == i).collect();
     // A group is tried whole when kifu's call on it was not confident or
     // an open ko touches it, or when each of its chains is a dead chain
-    // left in atari.
+    // one or two moves from capture.
     let suspicion = |g: &[usize]| {
         let whys = || g.iter().map(|&i| units[i].why);
         let uncaptured = Some(Suspicion::Uncaptured);
@@ -463,7 +463,7 @@ fn suspects(r: &Recounted<'_>) -> Vec<Try> {
 /// The chains the estimator judged, and the chains in doubt it did not
 /// judge (dead chains in pass-alive territory, an open ko under
 /// `--dead-stones none`), each with why it is in doubt, if it is: not
-/// confident, dead and left in atari, or in atari or beside a living chain
+/// confident, dead with one or two liberties, or in atari or beside a living chain
 /// in atari.
 fn units(r: &Recounted<'_>) -> Vec<Unit> {
     let board = r.board;
@@ -527,7 +527,7 @@ fn touching(board: &Board, units: &[Unit], a: &[usize], b: &[usize]) -> bool {
     a.iter().flat_map(|&i| &units[i].stones).any(|&s| b.iter().any(|&j| units[j].stones.iter().any(|t| beside(s).contains(t))))
 }
 
-/// One point of each dead chain left in atari.
+/// One point of each dead chain with one or two liberties.
 fn uncaptured(r: &Recounted<'_>) -> Vec<Pt> {
     let mut seen: Vec<Pt> = Vec::new();
     let mut out = Vec::new();
@@ -536,7 +536,7 @@ fn uncaptured(r: &Recounted<'_>) -> Vec<Pt> {
             continue;
         }
         seen.extend(r.board.chain(p));
-        if r.board.liberties(p).len() == 1 {
+        if r.board.liberties(p).len() <= 2 {
             out.push(p);
         }
     }
@@ -707,7 +707,22 @@ mod tests {
         let v = verdict_on(&board, &[e4], &Said::default(), re);
         assert_eq!(v.cause, Some(Cause::Groups { alive: vec!["E4".into()], dead: vec![], why: Suspicion::Uncaptured }));
         assert!(!v.is_mismatch());
-        assert!(v.cause.unwrap().to_string().ends_with("; in doubt: a chain left in atari that nobody captured, which players often leave unmarked"));
+        assert!(v.cause.unwrap().to_string().ends_with("; in doubt: a dead chain one or two moves from capture that nobody captured, which players often leave unmarked"));
+    }
+
+    #[test]
+    fn a_dead_chain_with_two_liberties_is_tried_alive_and_with_three_is_not() {
+        let cause = |rows: &[&str]| {
+            let board = Board::from_rows(rows).unwrap();
+            let e4 = e4(&board);
+            verdict_on(&board, &[e4], &Said::default(), re_of(&board, &[])).cause
+        };
+        // E4's liberties: E5 and E3; then D4 as well. (A3 keeps RE from
+        // being the recount's margin for the other player.)
+        let two = cause(&[".XO..", ".XOOX", "XXO..", ".XO..", ".XO.."]);
+        assert_eq!(two, Some(Cause::Groups { alive: vec!["E4".into()], dead: vec![], why: Suspicion::Uncaptured }));
+        let three = cause(&[".XO..", ".XO.X", "XXO..", ".XO..", ".XO.."]);
+        assert!(!matches!(three, Some(Cause::Groups { .. })), "{three:?}");
     }
 
     /// The cause found on a board whose dead stones E4 and E2 share the
