@@ -1,8 +1,10 @@
 //! Checking files on all cores with output in input order.
 //!
-//! One thread produces items (the walk), `jobs` workers transform them, and
-//! the calling thread receives the results and hands them on strictly in
-//! input order, whatever the thread timing. Items travel in batches of
+//! One thread produces items (the walk) and `jobs` workers transform them;
+//! the calling thread is one of the workers, and between its batches hands
+//! the results on strictly in input order, whatever the thread timing. (A
+//! thread that only waited for results would wake for each batch and take
+//! a core from a worker.) Items travel in batches of
 //! [`BATCH`], as a file takes only some microseconds to check and a thread
 //! hand-off costs as much. At most `window` batches are between production
 //! and hand-over at any time, so memory stays flat however many items there
@@ -11,8 +13,9 @@
 use std::collections::BTreeMap;
 use std::io;
 use std::ops::ControlFlow;
-use std::sync::mpsc;
 use std::sync::{Condvar, Mutex};
+
+use crossbeam_channel::{Receiver, select_biased, unbounded};
 
 /// Items per hand-off between threads.
 const BATCH: usize = 16;
@@ -62,9 +65,8 @@ pub fn ordered_map<I: Send, R: Send>(
     let window = jobs * 2 + 2;
     let hand_over = HandOver { handed_over: Mutex::new((0, false)), changed: Condvar::new() };
     // Unbounded, but the producer never runs more than `window` batches ahead.
-    let (item_tx, item_rx) = mpsc::channel::<(usize, Vec<I>)>();
-    let item_rx = Mutex::new(item_rx);
-    let (result_tx, result_rx) = mpsc::channel::<(usize, Vec<R>)>();
+    let (item_tx, item_rx) = unbounded::<(usize, Vec<I>)>();
+    let (result_tx, result_rx) = unbounded::<(usize, Vec<R>)>();
     std::thread::scope(|scope| {
         let hand_over = &hand_over;
         scope.spawn(move || {
@@ -86,31 +88,75 @@ pub fn ordered_map<I: Send, R: Send>(
                 send(batch);
             }
         });
-        for _ in 0..jobs {
-            let (item_rx, result_tx, work) = (&item_rx, result_tx.clone(), &work);
+        for _ in 1..jobs {
+            let (item_rx, result_tx, work) = (item_rx.clone(), result_tx.clone(), &work);
             scope.spawn(move || {
-                loop {
-                    let next = item_rx.lock().unwrap_or_else(|e| e.into_inner()).recv();
-                    let Ok((seq, batch)) = next else { break };
-                    // A panic must not leave the others waiting for its result.
-                    let result = match std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| batch.into_iter().map(work).collect())) {
-                        Ok(result) => result,
-                        Err(panic) => {
-                            hand_over.stop();
-                            std::panic::resume_unwind(panic);
-                        }
-                    };
-                    if result_tx.send((seq, result)).is_err() {
+                for (seq, batch) in item_rx {
+                    if result_tx.send((seq, work_on(batch, work, hand_over))).is_err() {
                         break;
                     }
                 }
             });
         }
         drop(result_tx);
-        let outcome = hand_over_in_order(result_rx, hand_over, &mut deliver);
+        let outcome = work_and_hand_over(item_rx, result_rx, hand_over, &work, &mut deliver);
         hand_over.stop();
         outcome
     })
+}
+
+/// `work` over a batch. A panic stops the run (the others must not wait
+/// for this batch's results) and goes on.
+fn work_on<I, R>(batch: Vec<I>, work: &(impl Fn(I) -> R + Sync), hand_over: &HandOver) -> Vec<R> {
+    match std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| batch.into_iter().map(work).collect())) {
+        Ok(result) => result,
+        Err(panic) => {
+            hand_over.stop();
+            std::panic::resume_unwind(panic);
+        }
+    }
+}
+
+/// The calling thread's part: hands over every result that is next in
+/// order as soon as it is there, works on a batch when there is one, and
+/// otherwise waits for either. Returns when the other workers are done
+/// (then so is the producer) and everything has been handed over.
+fn work_and_hand_over<I, R>(
+    items: Receiver<(usize, Vec<I>)>,
+    results: Receiver<(usize, Vec<R>)>,
+    hand_over: &HandOver,
+    work: &(impl Fn(I) -> R + Sync),
+    deliver: &mut impl FnMut(R) -> io::Result<()>,
+) -> io::Result<()> {
+    let mut waiting = BTreeMap::new();
+    let mut next = 0;
+    let no_items = crossbeam_channel::never();
+    let mut items = &items;
+    loop {
+        while let Some(batch) = waiting.remove(&next) {
+            for result in batch {
+                deliver(result)?;
+            }
+            next += 1;
+            hand_over.advance(next);
+        }
+        select_biased! {
+            recv(results) -> done => match done {
+                Ok((seq, batch)) => {
+                    waiting.insert(seq, batch);
+                }
+                // A result missing behind a panic stays missing: the
+                // panic goes on when the threads are joined.
+                Err(_) => return Ok(()),
+            },
+            recv(items) -> item => match item {
+                Ok((seq, batch)) => {
+                    waiting.insert(seq, work_on(batch, work, hand_over));
+                }
+                Err(_) => items = &no_items,
+            },
+        }
+    }
 }
 
 /// `--jobs 1`: everything on the calling thread, so one job uses one core.
@@ -128,23 +174,6 @@ fn sequential<I, R>(
         }
     });
     outcome
-}
-
-/// Receives batches of results in any order and delivers them in sequence.
-fn hand_over_in_order<R>(results: mpsc::Receiver<(usize, Vec<R>)>, hand_over: &HandOver, deliver: &mut impl FnMut(R) -> io::Result<()>) -> io::Result<()> {
-    let mut waiting = BTreeMap::new();
-    let mut next = 0;
-    for (seq, batch) in results {
-        waiting.insert(seq, batch);
-        while let Some(batch) = waiting.remove(&next) {
-            for result in batch {
-                deliver(result)?;
-            }
-            next += 1;
-            hand_over.advance(next);
-        }
-    }
-    Ok(())
 }
 
 #[cfg(test)]
@@ -171,6 +200,51 @@ mod tests {
         })
         .unwrap();
         assert_eq!(seen, (0..200).map(|i| i * 2).collect::<Vec<_>>());
+    }
+
+    #[test]
+    fn a_slow_producer_and_slow_items_still_give_every_result_in_order() {
+        for jobs in [2, 3] {
+            let produce = |f: &mut dyn FnMut(u64) -> ControlFlow<()>| {
+                for i in 0..300 {
+                    if i % 37 == 0 {
+                        std::thread::sleep(std::time::Duration::from_millis(2));
+                    }
+                    if f(i).is_break() {
+                        return;
+                    }
+                }
+            };
+            let work = |i: u64| {
+                if i % 101 == 0 {
+                    std::thread::sleep(std::time::Duration::from_millis(5));
+                }
+                i + 1
+            };
+            let mut seen = Vec::new();
+            ordered_map(jobs, produce, work, |r| {
+                seen.push(r);
+                Ok(())
+            })
+            .unwrap();
+            assert_eq!(seen, (1..301).collect::<Vec<_>>(), "--jobs {jobs}");
+        }
+    }
+
+    #[test]
+    fn a_panic_in_a_worker_stops_the_run_and_goes_on() {
+        for jobs in [2, 3] {
+            let produce = |f: &mut dyn FnMut(u64) -> ControlFlow<()>| {
+                for i in 0.. {
+                    if f(i).is_break() {
+                        return;
+                    }
+                }
+            };
+            let work = |i: u64| if i == 500 { panic!("item 500") } else { i };
+            let run = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| ordered_map(jobs, produce, work, |_| Ok(()))));
+            assert!(run.is_err(), "--jobs {jobs}: the panic goes on");
+        }
     }
 
     #[test]

@@ -1,8 +1,8 @@
 //! `kifu score` over many inputs, on the batch layer `check` runs on: the
 //! same walk (folders, archives, standard input), `--jobs` workers with
 //! the output in input order, the progress bar and a summary. A worker
-//! reads, parses, scores and renders a file; the calling thread only
-//! writes what it is handed.
+//! reads, parses, scores and renders a file; what it renders is written
+//! in input order, by the calling thread (itself one of the workers).
 
 use std::io::{self, Write};
 use std::ops::ControlFlow;

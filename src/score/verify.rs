@@ -707,7 +707,12 @@ mod tests {
         let v = verdict_on(&board, &[e4], &Said::default(), re);
         assert_eq!(v.cause, Some(Cause::Groups { alive: vec!["E4".into()], dead: vec![], why: Suspicion::Uncaptured }));
         assert!(!v.is_mismatch());
-        assert!(v.cause.unwrap().to_string().ends_with("; in doubt: a dead chain one or two moves from capture that nobody captured, which players often leave unmarked"));
+        assert!(
+            v.cause
+                .unwrap()
+                .to_string()
+                .ends_with("; in doubt: a dead chain one or two moves from capture that nobody captured, which players often leave unmarked")
+        );
     }
 
     #[test]
