@@ -15,7 +15,7 @@ use nom::bytes::complete::{take_while, take_while1};
 
 use std::sync::Arc;
 
-use super::tree::{Collection, GameTree, GameTreeBuilder, NodeId, PropId};
+use super::tree::{Collection, GameTree, GameTreeBuilder, NodeId, PropId, UNMARKED};
 use crate::diag::{Code, Diagnostic};
 
 /// Limits on what one file may hold; `None` is unlimited.
@@ -686,7 +686,7 @@ fn lone_property_node(s: &[u8], at: usize) -> Option<Lone> {
         let letters = x.is_ascii_lowercase() && y.is_ascii_lowercase();
         if w & FIXED == SHAPE && byte(1).is_ascii_uppercase() && (letters || !VALUE_STOP[x as usize] && !VALUE_STOP[y as usize]) {
             let code = PropId::of_upper(&[byte(1)]);
-            let plain_move = letters && matches!(code, PropId::B | PropId::W);
+            let plain_move = if letters && matches!(code, PropId::B | PropId::W) { [byte(1), x, y] } else { UNMARKED };
             if byte(6) == b'\n' && byte(7) == b';' {
                 return Some(Lone { code, open: at + 2, close: at + 5, after: at + 7, plain_move });
             }
@@ -708,8 +708,10 @@ fn lone_property_node(s: &[u8], at: usize) -> Option<Lone> {
     };
     // Moves, `[pd]`, first.
     let (close, plain_move) = match s.get(open + 1..open + 4) {
-        Some(&[x, y, b']']) if !VALUE_STOP[x as usize] && !VALUE_STOP[y as usize] => (open + 3, is_plain_move(code, x, y)),
-        _ => (plain_value_end(s, open + 1)?, false),
+        Some(&[x, y, b']']) if !VALUE_STOP[x as usize] && !VALUE_STOP[y as usize] => {
+            (open + 3, if is_plain_move(code, x, y) { [head[0], x, y] } else { UNMARKED })
+        }
+        _ => (plain_value_end(s, open + 1)?, UNMARKED),
     };
     let after = skip_space(s, close + 1);
     match s.get(after) {
@@ -728,9 +730,10 @@ struct Lone {
     open: usize,
     close: usize,
     after: usize,
-    /// Whether it is one move on a point, `B[pd]` (see
-    /// [`GameTree::is_marked_plain_move`]), told from the bytes in hand.
-    plain_move: bool,
+    /// When it is one move on a point, `B[pd]`: its three letters, the
+    /// node's mark (see [`GameTree::is_marked_plain_move`]), told from the
+    /// bytes in hand; else [`UNMARKED`].
+    plain_move: [u8; 3],
 }
 
 /// `B` or `W` with a value of two lower-case letters.

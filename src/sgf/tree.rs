@@ -50,6 +50,24 @@ struct NodeData {
     first_child: u32,
     next_sibling: u32,
     offset: u32,
+    /// For a node the parser read as one move on a point, `;B[pd]` (see
+    /// [`GameTree::is_marked_plain_move`]): its identifier's letter and the
+    /// point's two letters, `B`, `p`, `d`; [`UNMARKED`] for any other node.
+    /// In the node's record, which a walk down the tree reads anyway: the
+    /// replay and the fingerprint get the move with that one look.
+    plain_move: [u8; 3],
+}
+
+/// [`NodeData::plain_move`] of a node not marked.
+pub(crate) const UNMARKED: [u8; 3] = [0; 3];
+
+impl NodeData {
+    /// Whether the parser marked the node as a plain move: one byte to
+    /// look at, as a marked node's first letter is `B` or `W`, never 0.
+    #[inline(always)]
+    fn is_marked(&self) -> bool {
+        self.plain_move[0] != 0
+    }
 }
 
 /// A property. Its values run from `values` to the next property's
@@ -161,15 +179,17 @@ pub struct GameTree {
     /// identifiers, values of trees built in memory.
     text: String,
     nodes: Vec<NodeData>,
+    /// The nodes not marked as plain moves (see
+    /// [`GameTree::is_marked_plain_move`]), in preorder: the root and a few
+    /// more in a game of moves, so that a check of every node's properties
+    /// visits them without a look at the others.
+    unmarked: Vec<u32>,
     props: Vec<PropData>,
     values: Vec<ValueData>,
     /// Identifiers as written, by property index (ascending), for the few
     /// properties whose written identifier differs from the normalised one
     /// (`AddBlack` for `AB`).
     written_ids: Vec<(u32, Span)>,
-    /// One bit per node (by id): set for the nodes the parser read as one
-    /// move on a point, `;B[pd]` (see [`GameTree::is_marked_plain_move`]).
-    plain_moves: Vec<u64>,
     offset: u32,
 }
 
@@ -205,26 +225,14 @@ impl GameTree {
     /// says nothing about the node.
     #[inline]
     pub fn is_marked_plain_move(&self, id: NodeId) -> bool {
-        let i = id.0 as usize;
-        self.plain_moves.get(i / 64).is_some_and(|word| word >> (i % 64) & 1 != 0)
+        self.nodes.get(id.0 as usize).is_some_and(NodeData::is_marked)
     }
 
     /// The nodes not marked as plain moves (see
     /// [`GameTree::is_marked_plain_move`]), in preorder: those a check of
-    /// every node's properties has to look at. Reads the marks 64 nodes at
-    /// a time.
+    /// every node's properties has to look at.
     pub fn nodes_not_marked_plain_moves(&self) -> impl Iterator<Item = Node<'_>> + '_ {
-        let n = self.nodes.len();
-        (0..n.div_ceil(64)).flat_map(move |w| {
-            let marks = self.plain_moves.get(w).copied().unwrap_or(0);
-            let in_tree = if (w + 1) * 64 <= n { u64::MAX } else { (1 << (n % 64)) - 1 };
-            let mut left = !marks & in_tree;
-            std::iter::from_fn(move || {
-                let bit = (left != 0).then(|| left.trailing_zeros())?;
-                left &= left - 1;
-                Some(Node { tree: self, id: (w * 64) as u32 + bit })
-            })
-        })
+        self.unmarked.iter().map(move |&id| Node { tree: self, id })
     }
 
     /// The main line: the root and then always the first child.
@@ -334,19 +342,11 @@ impl<'a> Node<'a> {
     /// without going through the general views. `None` for any other node.
     #[inline]
     pub fn marked_plain_move(&self) -> Option<(Property<'a>, PropId, [u8; 2])> {
-        let tree = self.tree;
-        if !tree.is_marked_plain_move(NodeId(self.id)) {
-            return None;
-        }
-        // Marked nodes are `;B[pd]` as the source writes them, from the
-        // node's `;`: the node record alone locates identifier and value,
-        // with no look at the property record.
+        // The node record alone holds the letters: no look at the
+        // property and value records, nor at the source.
         let data = self.data();
-        let at = data.offset as usize + 1;
-        match *tree.source.as_bytes().get(at..at + 4)? {
-            [letter, _, x, y] => Some((Property { tree, index: data.props }, PropId(letter as u16), [x, y])),
-            _ => None,
-        }
+        let [letter, x, y] = data.plain_move;
+        data.is_marked().then_some((Property { tree: self.tree, index: data.props }, PropId(letter as u16), [x, y]))
     }
 
     /// Properties in file order.
@@ -606,9 +606,6 @@ impl GameTreeBuilder {
         tree.nodes.reserve(records);
         tree.props.reserve(records + 16);
         tree.values.reserve(records + 16);
-        // The plain-move marks for as many nodes, already there: marking
-        // is then one bit set, not a regrowth every 64 nodes.
-        tree.plain_moves = vec![0; records / 64 + 1];
         GameTreeBuilder { tree }
     }
 
@@ -620,11 +617,22 @@ impl GameTreeBuilder {
     /// which must be the first node). Nodes must be added in preorder.
     #[inline(always)]
     pub fn add_node(&mut self, parent: Option<NodeId>, offset: u32) -> NodeId {
+        self.push_node(parent, offset, UNMARKED)
+    }
+
+    /// [`GameTreeBuilder::add_node`], with the node's mark (see
+    /// [`NodeData::plain_move`]).
+    #[inline(always)]
+    fn push_node(&mut self, parent: Option<NodeId>, offset: u32, plain_move: [u8; 3]) -> NodeId {
         let t = &mut self.tree;
         let id = t.nodes.len() as u32;
         let props = t.props.len() as u32;
         let parent = parent.map_or(NONE, |p| p.0);
-        t.nodes.push(NodeData { props, parent, first_child: NONE, next_sibling: NONE, offset });
+        let data = NodeData { props, parent, first_child: NONE, next_sibling: NONE, offset, plain_move };
+        if !data.is_marked() {
+            t.unmarked.push(id);
+        }
+        t.nodes.push(data);
         if parent != NONE {
             if parent.wrapping_add(1) == id {
                 // The node added last has no child yet: this is its first.
@@ -668,7 +676,8 @@ impl GameTreeBuilder {
     /// the `[` before it.
     ///
     /// `code` is the identifier's number, which the parser knows from the
-    /// letters it has just read.
+    /// letters it has just read, and `plain_move` the node's mark (see
+    /// [`NodeData::plain_move`]), which it tells from them too.
     #[inline(always)]
     pub(crate) fn add_plain_node(
         &mut self,
@@ -677,23 +686,24 @@ impl GameTreeBuilder {
         id: Range<usize>,
         code: PropId,
         value: Range<usize>,
-        plain_move: bool,
+        plain_move: [u8; 3],
     ) -> NodeId {
         debug_assert_eq!(code, PropId::of_bytes(&self.tree.source.as_bytes()[id.clone()]));
-        let node = self.add_node(parent, offset as u32);
+        Self::check_mark(plain_move, &id, &value);
+        let node = self.push_node(parent, offset as u32, plain_move);
         let t = &mut self.tree;
         let values = t.values.len() as u32;
         t.props.push(PropData { id: source_span(id.clone()), values, offset: id.start as u32, code });
         t.values.push(ValueData { text: source_span(value.clone()), offset: value.start as u32 - 1 });
-        self.mark_plain_move(node.0, plain_move, &id, &value);
         node
     }
 
     /// [`GameTreeBuilder::add_plain_node`] for a node whose parent is the
     /// node added last (the next move of a sequence).
     #[inline(always)]
-    pub(crate) fn add_plain_child(&mut self, offset: usize, id: Range<usize>, code: PropId, value: Range<usize>, plain_move: bool) -> NodeId {
+    pub(crate) fn add_plain_child(&mut self, offset: usize, id: Range<usize>, code: PropId, value: Range<usize>, plain_move: [u8; 3]) -> NodeId {
         debug_assert_eq!(code, PropId::of_bytes(&self.tree.source.as_bytes()[id.clone()]));
+        Self::check_mark(plain_move, &id, &value);
         let t = &mut self.tree;
         let node = t.nodes.len() as u32;
         if let Some(parent) = t.nodes.last_mut() {
@@ -702,33 +712,23 @@ impl GameTreeBuilder {
         }
         let props = t.props.len() as u32;
         let values = t.values.len() as u32;
-        t.nodes.push(NodeData { props, parent: node.wrapping_sub(1), first_child: NONE, next_sibling: NONE, offset: offset as u32 });
+        let data = NodeData { props, parent: node.wrapping_sub(1), first_child: NONE, next_sibling: NONE, offset: offset as u32, plain_move };
+        if !data.is_marked() {
+            t.unmarked.push(node);
+        }
+        t.nodes.push(data);
         t.props.push(PropData { id: source_span(id.clone()), values, offset: id.start as u32, code });
         t.values.push(ValueData { text: source_span(value.clone()), offset: value.start as u32 - 1 });
-        self.mark_plain_move(node, plain_move, &id, &value);
         NodeId(node)
     }
 
-    /// Marks `node`, just added, as a plain move when `plain_move` (see
-    /// [`GameTree::is_marked_plain_move`]): the parser has just read its
-    /// bytes and tells. Its value, two letters, follows its one-letter
-    /// identifier and `[` ([`Node::marked_plain_move`] reads it there).
+    /// In debug builds: a node marked as a plain move (see
+    /// [`NodeData::plain_move`]) is one letter `B` or `W` and a value of
+    /// two lower-case letters.
     #[inline(always)]
-    fn mark_plain_move(&mut self, node: u32, plain_move: bool, id: &Range<usize>, value: &Range<usize>) {
-        debug_assert!(!plain_move || (id.len() == 1 && value.start == id.start + 2 && value.len() == 2));
-        debug_assert!(!plain_move || self.tree.nodes[node as usize].offset as usize + 1 == id.start);
-        let word = node as usize / 64;
-        match self.tree.plain_moves.get_mut(word) {
-            Some(bits) => *bits |= (plain_move as u64) << (node % 64),
-            None => self.grow_marks(node, plain_move),
-        }
-    }
-
-    #[cold]
-    fn grow_marks(&mut self, node: u32, plain_move: bool) {
-        let marks = &mut self.tree.plain_moves;
-        marks.resize(node as usize / 64 + 1, 0);
-        marks[node as usize / 64] |= (plain_move as u64) << (node % 64);
+    fn check_mark(plain_move: [u8; 3], id: &Range<usize>, value: &Range<usize>) {
+        debug_assert!(plain_move == UNMARKED || (id.len() == 1 && value.len() == 2));
+        debug_assert!(plain_move == UNMARKED || matches!(plain_move, [b'B' | b'W', b'a'..=b'z', b'a'..=b'z']));
     }
 
     /// Adds a property to the node added last. `written` is the identifier
