@@ -4,11 +4,11 @@
 //! the calling thread is one of the workers, and between its batches hands
 //! the results on strictly in input order, whatever the thread timing. (A
 //! thread that only waited for results would wake for each batch and take
-//! a core from a worker.) Items travel in batches of
-//! [`BATCH`], as a file takes only some microseconds to check and a thread
-//! hand-off costs as much. At most `window` batches are between production
-//! and hand-over at any time, so memory stays flat however many items there
-//! are, even when one item is slow.
+//! a core from a worker.) Items travel in batches of [`BATCH`], as a file
+//! takes only some microseconds to check and a thread hand-off costs as
+//! much. At most `window` batches are between production and hand-over at
+//! any time, so memory stays flat however many items there are, even when
+//! one item is slow.
 
 use std::collections::BTreeMap;
 use std::io;
