@@ -180,6 +180,15 @@ fn sequential<I, R>(
 mod tests {
     use super::*;
 
+    /// Items 0, 1, 2, ... until the run stops.
+    fn endless(f: &mut dyn FnMut(u64) -> ControlFlow<()>) {
+        for i in 0.. {
+            if f(i).is_break() {
+                return;
+            }
+        }
+    }
+
     #[test]
     fn results_come_in_input_order_whatever_the_timing() {
         let mut seen = Vec::new();
@@ -234,15 +243,8 @@ mod tests {
     #[test]
     fn a_panic_in_a_worker_stops_the_run_and_goes_on() {
         for jobs in [2, 3] {
-            let produce = |f: &mut dyn FnMut(u64) -> ControlFlow<()>| {
-                for i in 0.. {
-                    if f(i).is_break() {
-                        return;
-                    }
-                }
-            };
             let work = |i: u64| if i == 500 { panic!("item 500") } else { i };
-            let run = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| ordered_map(jobs, produce, work, |_| Ok(()))));
+            let run = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| ordered_map(jobs, endless, work, |_| Ok(()))));
             assert!(run.is_err(), "--jobs {jobs}: the panic goes on");
         }
     }
@@ -250,19 +252,12 @@ mod tests {
     #[test]
     fn a_failing_delivery_stops_the_run() {
         for jobs in [1, 2] {
-            let produce = |f: &mut dyn FnMut(u64) -> ControlFlow<()>| {
-                for i in 0.. {
-                    if f(i).is_break() {
-                        return;
-                    }
-                }
-            };
             let mut delivered = 0;
             let deliver = |_| {
                 delivered += 1;
                 if delivered == 10 { Err(io::Error::other("closed")) } else { Ok(()) }
             };
-            assert!(ordered_map(jobs, produce, |i| i, deliver).is_err());
+            assert!(ordered_map(jobs, endless, |i| i, deliver).is_err());
             assert_eq!(delivered, 10, "--jobs {jobs}");
         }
     }

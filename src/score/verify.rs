@@ -14,10 +14,10 @@
 //! 4. a group whose status is in real doubt, counted the other way (see
 //!    [`Suspicion`]): a chain kifu's call was not confident of, alone or
 //!    with its group, and the two sides of a race it is in; a dead chain
-//!    one or two moves from capture, which players often leave unmarked; a chain left in
-//!    atari (an open ko) and the chains beside it. Single flips and those
-//!    natural pairs only: flipping groups in many combinations would fit
-//!    any RE by chance;
+//!    one or two moves from capture, which players often leave unmarked;
+//!    a chain left in atari (an open ko) and the chains beside it. Single
+//!    flips and those natural pairs only: flipping groups in many
+//!    combinations would fit any RE by chance;
 //! 5. a difference of a point or two with the same winner, which is not
 //!    checked but is the size of what conventions change;
 //! 6. an unfinished game (no two passes, no markup): the position was
@@ -463,8 +463,8 @@ fn suspects(r: &Recounted<'_>) -> Vec<Try> {
 /// The chains the estimator judged, and the chains in doubt it did not
 /// judge (dead chains in pass-alive territory, an open ko under
 /// `--dead-stones none`), each with why it is in doubt, if it is: not
-/// confident, dead with one or two liberties, or in atari or beside a living chain
-/// in atari.
+/// confident, dead with one or two liberties, or in atari or beside a
+/// living chain in atari.
 fn units(r: &Recounted<'_>) -> Vec<Unit> {
     let board = r.board;
     let mut units: Vec<Unit> = Vec::new();

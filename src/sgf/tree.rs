@@ -212,6 +212,16 @@ impl GameTree {
         self.nodes.is_empty()
     }
 
+    /// Stores a node's record, listing it among the unmarked nodes when it
+    /// is one (see [`GameTree::nodes_not_marked_plain_moves`]).
+    #[inline(always)]
+    fn push_node_data(&mut self, data: NodeData) {
+        if !data.is_marked() {
+            self.unmarked.push(self.nodes.len() as u32);
+        }
+        self.nodes.push(data);
+    }
+
     /// All nodes in preorder (file order).
     pub fn nodes(&self) -> impl ExactSizeIterator<Item = Node<'_>> + '_ {
         (0..self.nodes.len() as u32).map(move |id| Node { tree: self, id })
@@ -220,7 +230,7 @@ impl GameTree {
     /// Whether node `id` was read by the parser as a plain move: one
     /// property, `B` or `W`, with one value of two lower-case letters
     /// (`;B[pd]`, most nodes of a game). Checks with nothing to say about
-    /// such a node skip it at the cost of one bit, without reading its
+    /// such a node skip it with one look at its node record, without reading its
     /// property and value records. Only the parser marks nodes: `false`
     /// says nothing about the node.
     #[inline]
@@ -628,11 +638,7 @@ impl GameTreeBuilder {
         let id = t.nodes.len() as u32;
         let props = t.props.len() as u32;
         let parent = parent.map_or(NONE, |p| p.0);
-        let data = NodeData { props, parent, first_child: NONE, next_sibling: NONE, offset, plain_move };
-        if !data.is_marked() {
-            t.unmarked.push(id);
-        }
-        t.nodes.push(data);
+        t.push_node_data(NodeData { props, parent, first_child: NONE, next_sibling: NONE, offset, plain_move });
         if parent != NONE {
             if parent.wrapping_add(1) == id {
                 // The node added last has no child yet: this is its first.
@@ -712,11 +718,7 @@ impl GameTreeBuilder {
         }
         let props = t.props.len() as u32;
         let values = t.values.len() as u32;
-        let data = NodeData { props, parent: node.wrapping_sub(1), first_child: NONE, next_sibling: NONE, offset: offset as u32, plain_move };
-        if !data.is_marked() {
-            t.unmarked.push(node);
-        }
-        t.nodes.push(data);
+        t.push_node_data(NodeData { props, parent: node.wrapping_sub(1), first_child: NONE, next_sibling: NONE, offset: offset as u32, plain_move });
         t.props.push(PropData { id: source_span(id.clone()), values, offset: id.start as u32, code });
         t.values.push(ValueData { text: source_span(value.clone()), offset: value.start as u32 - 1 });
         NodeId(node)
