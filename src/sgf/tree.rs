@@ -42,7 +42,8 @@ impl Span {
 }
 
 /// A node. Its properties run from `props` to the next node's `props` (or
-/// to the end): properties are only ever added to the node added last.
+/// to the end): properties are only ever added to the node added last. A
+/// marked node (see `plain_move`) has none there.
 #[derive(Debug, Clone)]
 struct NodeData {
     props: u32,
@@ -55,11 +56,24 @@ struct NodeData {
     /// point's two letters, `B`, `p`, `d`; [`UNMARKED`] for any other node.
     /// In the node's record, which a walk down the tree reads anyway: the
     /// replay and the fingerprint get the move with that one look.
+    ///
+    /// A marked node has no property or value record: its one property
+    /// and value are read from this record and the source, where the
+    /// parser found them at fixed places after the `;` (see
+    /// [`GameTree::plain_prop_data`]). Most nodes of a game are marked, and
+    /// writing two records fewer for each was a tenth of a check.
     plain_move: [u8; 3],
 }
 
 /// [`NodeData::plain_move`] of a node not marked.
 pub(crate) const UNMARKED: [u8; 3] = [0; 3];
+
+/// In the index of a [`Property`] or a [`Value`]: the index is not that of
+/// a record but this bit and the id of a marked node, whose one property
+/// (or its value) it is (see [`NodeData::plain_move`]). No tree holds
+/// 2^31 records: a node, a property or a value is at least a byte of
+/// the source, whose spans are below [`IN_SOURCE`].
+const PLAIN: u32 = 1 << 31;
 
 impl NodeData {
     /// Whether the parser marked the node as a plain move: one byte to
@@ -72,7 +86,7 @@ impl NodeData {
 
 /// A property. Its values run from `values` to the next property's
 /// `values` (or to the end), as for a node's properties.
-#[derive(Debug, Clone)]
+#[derive(Debug, Clone, Copy)]
 struct PropData {
     /// Normalised identifier (upper-case letters only for FF[1]-FF[3] names).
     /// As written, it is in `GameTree::written_ids` when it differs.
@@ -160,7 +174,7 @@ impl PropId {
     }
 }
 
-#[derive(Debug, Clone)]
+#[derive(Debug, Clone, Copy)]
 struct ValueData {
     text: Span,
     offset: u32,
@@ -273,25 +287,56 @@ impl GameTree {
         self.offset
     }
 
-    /// Number of property and value records, for memory accounting.
+    /// Number of properties in the whole tree, for memory accounting.
     pub fn property_count(&self) -> usize {
-        self.props.len()
+        self.props.len() + (self.nodes.len() - self.unmarked.len())
     }
 
-    /// The properties of node `id`, as indices into `props`.
+    /// The properties of node `id`, as indices into `props` (or the one
+    /// index of a marked node's property, see [`PLAIN`]).
     #[inline(always)]
     fn prop_range(&self, id: u32) -> Range<u32> {
-        let start = self.nodes[id as usize].props;
+        let node = &self.nodes[id as usize];
+        if node.is_marked() {
+            return PLAIN | id..(PLAIN | id) + 1;
+        }
+        // A marked next node has no record, but its `props` says where
+        // the next record would have gone: here, the end of this node's.
         let end = self.nodes.get(id as usize + 1).map_or(self.props.len() as u32, |n| n.props);
-        start..end
+        node.props..end
     }
 
-    /// The values of property `index`, as indices into `values`.
+    /// The values of property `index`, as indices into `values` (or the
+    /// one index of a marked node's value, see [`PLAIN`]).
     #[inline(always)]
     fn value_range(&self, index: u32) -> Range<u32> {
-        let start = self.props[index as usize].values;
+        // An index with the `PLAIN` bit is no record's: one look at the
+        // records' bounds tells both.
+        let Some(prop) = self.props.get(index as usize) else { return index..index + 1 };
         let end = self.props.get(index as usize + 1).map_or(self.values.len() as u32, |p| p.values);
-        start..end
+        prop.values..end
+    }
+
+    /// The record a marked node's property would have, made from the
+    /// node's record, as the parser would have written it: a call, not
+    /// code in every reader of properties, which the checks run on the
+    /// unmarked nodes.
+    #[cold]
+    #[inline(never)]
+    fn plain_prop_data(&self, index: u32) -> PropData {
+        let node = &self.nodes[(index & !PLAIN) as usize];
+        // `;B[pd]`: the identifier right after the `;`.
+        let at = node.offset + 1;
+        PropData { id: source_span(at as usize..at as usize + 1), values: index, offset: at, code: PropId(node.plain_move[0] as u16) }
+    }
+
+    /// The record a marked node's value would have, made likewise.
+    #[cold]
+    #[inline(never)]
+    fn plain_value_data(&self, index: u32) -> ValueData {
+        // `;B[pd]`: the `[` two bytes after the `;`.
+        let open = self.nodes[(index & !PLAIN) as usize].offset + 2;
+        ValueData { text: source_span(open as usize + 1..open as usize + 3), offset: open }
     }
 
     #[inline(always)]
@@ -356,7 +401,7 @@ impl<'a> Node<'a> {
         // property and value records, nor at the source.
         let data = self.data();
         let [letter, x, y] = data.plain_move;
-        data.is_marked().then_some((Property { tree: self.tree, index: data.props }, PropId(letter as u16), [x, y]))
+        data.is_marked().then_some((Property { tree: self.tree, index: PLAIN | self.id }, PropId(letter as u16), [x, y]))
     }
 
     /// Properties in file order.
@@ -378,7 +423,13 @@ impl<'a> Node<'a> {
     #[inline]
     pub fn get_code(&self, code: PropId) -> Option<Property<'a>> {
         debug_assert_ne!(code, PropId::OTHER);
-        self.properties().find(|p| p.code() == code)
+        let tree = self.tree;
+        let range = tree.prop_range(self.id);
+        match tree.props.get(range.start as usize..range.end as usize) {
+            // The records themselves, in one pass over them.
+            Some(records) => records.iter().position(|p| p.code == code).map(|i| Property { tree, index: range.start + i as u32 }),
+            None => self.properties().find(|p| p.code() == code),
+        }
     }
 
     /// The first value of the first property with this identifier.
@@ -424,21 +475,26 @@ pub struct Property<'a> {
 }
 
 impl<'a> Property<'a> {
-    #[inline]
-    fn data(&self) -> &'a PropData {
-        &self.tree.props[self.index as usize]
+    /// A field of the property's record (see [`GameTree::plain_prop_data`]),
+    /// read in place when there is one.
+    #[inline(always)]
+    fn data<T>(&self, field: impl Fn(&PropData) -> T) -> T {
+        match self.tree.props.get(self.index as usize) {
+            Some(prop) => field(prop),
+            None => field(&self.tree.plain_prop_data(self.index)),
+        }
     }
 
     /// The identifier, normalised: `AddBlack` (`FF[1]`-`FF[3]`) reads as `AB`.
     pub fn id(&self) -> &'a str {
-        self.tree.str(self.data().id)
+        self.tree.str(self.data(|p| p.id))
     }
 
     /// The identifier as a number ([`PropId::OTHER`] unless it is one or
     /// two upper-case letters): cheaper to compare than [`Property::id`].
     #[inline]
     pub fn code(&self) -> PropId {
-        self.data().code
+        self.data(|p| p.code)
     }
 
     /// The identifier exactly as the file wrote it.
@@ -449,12 +505,12 @@ impl<'a> Property<'a> {
         } else {
             tree.written_ids.binary_search_by_key(&self.index, |&(i, _)| i).ok().map(|i| tree.written_ids[i].1)
         };
-        tree.str(written.unwrap_or(self.data().id))
+        tree.str(written.unwrap_or_else(|| self.data(|p| p.id)))
     }
 
     /// Byte offset of the identifier in the decoded text.
     pub fn offset(&self) -> u32 {
-        self.data().offset
+        self.data(|p| p.offset)
     }
 
     #[inline]
@@ -500,27 +556,32 @@ pub struct Value<'a> {
 }
 
 impl<'a> Value<'a> {
-    #[inline]
-    fn data(&self) -> &'a ValueData {
-        &self.tree.values[self.index as usize]
+    /// A field of the value's record (see [`GameTree::plain_value_data`]), read
+    /// in place when there is one.
+    #[inline(always)]
+    fn data<T>(&self, field: impl Fn(&ValueData) -> T) -> T {
+        match self.tree.values.get(self.index as usize) {
+            Some(value) => field(value),
+            None => field(&self.tree.plain_value_data(self.index)),
+        }
     }
 
     /// The value's text (escapes and soft line breaks removed).
     #[inline]
     pub fn text(&self) -> &'a str {
-        self.tree.str(self.data().text)
+        self.tree.str(self.data(|v| v.text))
     }
 
     /// The value's text as bytes, for byte-level reading in hot loops
     /// (no UTF-8 boundary checks, which [`Value::text`] makes).
     #[inline]
     pub fn bytes(&self) -> &'a [u8] {
-        self.tree.bytes(self.data().text)
+        self.tree.bytes(self.data(|v| v.text))
     }
 
     /// Byte offset of the value's `[` in the decoded text.
     pub fn offset(&self) -> u32 {
-        self.data().offset
+        self.data(|v| v.offset)
     }
 
     /// Splits a composed value at its first `:`; `None` when there is none.
@@ -540,9 +601,9 @@ impl fmt::Debug for Value<'_> {
 /// not compared: they say where things were, not what they are.
 impl PartialEq for GameTree {
     fn eq(&self, other: &GameTree) -> bool {
+        // Records are not compared: a parsed tree has none for its marked
+        // nodes, one built in memory the same nodes with records.
         self.nodes.len() == other.nodes.len()
-            && self.props.len() == other.props.len()
-            && self.values.len() == other.values.len()
             && self.nodes().zip(other.nodes()).all(|(a, b)| {
                 a.data().parent == b.data().parent
                     && a.data().first_child == b.data().first_child
@@ -695,12 +756,11 @@ impl GameTreeBuilder {
         plain_move: [u8; 3],
     ) -> NodeId {
         debug_assert_eq!(code, PropId::of_bytes(&self.tree.source.as_bytes()[id.clone()]));
-        Self::check_mark(plain_move, &id, &value);
+        Self::check_mark(plain_move, offset, &id, &value);
         let node = self.push_node(parent, offset as u32, plain_move);
-        let t = &mut self.tree;
-        let values = t.values.len() as u32;
-        t.props.push(PropData { id: source_span(id.clone()), values, offset: id.start as u32, code });
-        t.values.push(ValueData { text: source_span(value.clone()), offset: value.start as u32 - 1 });
+        if plain_move == UNMARKED {
+            self.push_lone_property(id, code, value);
+        }
         node
     }
 
@@ -709,7 +769,7 @@ impl GameTreeBuilder {
     #[inline(always)]
     pub(crate) fn add_plain_child(&mut self, offset: usize, id: Range<usize>, code: PropId, value: Range<usize>, plain_move: [u8; 3]) -> NodeId {
         debug_assert_eq!(code, PropId::of_bytes(&self.tree.source.as_bytes()[id.clone()]));
-        Self::check_mark(plain_move, &id, &value);
+        Self::check_mark(plain_move, offset, &id, &value);
         let t = &mut self.tree;
         let node = t.nodes.len() as u32;
         if let Some(parent) = t.nodes.last_mut() {
@@ -717,19 +777,31 @@ impl GameTreeBuilder {
             parent.first_child = node;
         }
         let props = t.props.len() as u32;
-        let values = t.values.len() as u32;
-        t.push_node_data(NodeData { props, parent: node.wrapping_sub(1), first_child: NONE, next_sibling: NONE, offset: offset as u32, plain_move });
-        t.props.push(PropData { id: source_span(id.clone()), values, offset: id.start as u32, code });
-        t.values.push(ValueData { text: source_span(value.clone()), offset: value.start as u32 - 1 });
+        let data = NodeData { props, parent: node.wrapping_sub(1), first_child: NONE, next_sibling: NONE, offset: offset as u32, plain_move };
+        t.push_node_data(data);
+        if plain_move == UNMARKED {
+            self.push_lone_property(id, code, value);
+        }
         NodeId(node)
     }
 
-    /// In debug builds: a node marked as a plain move (see
-    /// [`NodeData::plain_move`]) is one letter `B` or `W` and a value of
-    /// two lower-case letters.
+    /// The records of the one property, with its one value, of an
+    /// unmarked node added by `add_plain_node` or `add_plain_child`.
     #[inline(always)]
-    fn check_mark(plain_move: [u8; 3], id: &Range<usize>, value: &Range<usize>) {
-        debug_assert!(plain_move == UNMARKED || (id.len() == 1 && value.len() == 2));
+    fn push_lone_property(&mut self, id: Range<usize>, code: PropId, value: Range<usize>) {
+        let t = &mut self.tree;
+        let values = t.values.len() as u32;
+        t.props.push(PropData { id: source_span(id.clone()), values, offset: id.start as u32, code });
+        t.values.push(ValueData { text: source_span(value.clone()), offset: value.start as u32 - 1 });
+    }
+
+    /// In debug builds: a node marked as a plain move (see
+    /// [`NodeData::plain_move`]) is one letter `B` or `W` right after its
+    /// `;` and a value of two lower-case letters right after that, where
+    /// [`GameTree::plain_prop_data`] and [`GameTree::plain_value_data`] look for them.
+    #[inline(always)]
+    fn check_mark(plain_move: [u8; 3], offset: usize, id: &Range<usize>, value: &Range<usize>) {
+        debug_assert!(plain_move == UNMARKED || (*id == (offset + 1..offset + 2) && *value == (offset + 3..offset + 5)));
         debug_assert!(plain_move == UNMARKED || matches!(plain_move, [b'B' | b'W', b'a'..=b'z', b'a'..=b'z']));
     }
 
@@ -769,6 +841,7 @@ impl GameTreeBuilder {
     fn push_coded_property(&mut self, id: Span, code: PropId, offset: u32) {
         let t = &mut self.tree;
         assert!(!t.nodes.is_empty(), "add_node before add_property");
+        debug_assert!(!t.nodes.last().is_some_and(NodeData::is_marked), "a marked node has its one property");
         let values = t.values.len() as u32;
         t.props.push(PropData { id, values, offset, code });
     }
@@ -811,7 +884,7 @@ impl GameTreeBuilder {
     /// Whether the node added last has properties.
     #[inline]
     pub fn last_node_has_properties(&self) -> bool {
-        self.tree.nodes.last().is_some_and(|n| (n.props as usize) < self.tree.props.len())
+        self.tree.nodes.last().is_some_and(|n| n.is_marked() || (n.props as usize) < self.tree.props.len())
     }
 
     /// Whether a property has been added to the node added last.
@@ -834,6 +907,7 @@ impl GameTreeBuilder {
     fn push_value(&mut self, text: Span, offset: u32) {
         let t = &mut self.tree;
         assert!(!t.props.is_empty(), "add_property before add_value");
+        debug_assert!(!t.nodes.last().is_some_and(NodeData::is_marked), "a marked node has its one value");
         t.values.push(ValueData { text, offset });
     }
 }
