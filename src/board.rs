@@ -181,6 +181,8 @@ pub struct Board {
     stride: usize,
     spots: Vec<Spot>,
     hash: u64,
+    /// Stones on the board.
+    stone_count: u32,
     /// Stones each colour has captured (prisoners held by Black, White).
     prisoners: [u32; 2],
 }
@@ -192,7 +194,7 @@ impl Board {
             return None;
         }
         let spots = if (width, height) == (COMMON_SIZE, COMMON_SIZE) { EMPTY_COMMON.to_vec() } else { draw(width, height) };
-        Some(Board { width, height, stride: width + 2, spots, hash: 0, prisoners: [0; 2] })
+        Some(Board { width, height, stride: width + 2, spots, hash: 0, stone_count: 0, prisoners: [0; 2] })
     }
 
     pub fn width(&self) -> usize {
@@ -277,6 +279,11 @@ impl Board {
     /// Stones captured so far by `color`.
     pub fn prisoners(&self, color: Color) -> u32 {
         self.prisoners[color.index()]
+    }
+
+    /// Number of stones on the board.
+    pub fn stone_count(&self) -> u32 {
+        self.stone_count
     }
 
     /// Number of stones in the chain at `p` (0 for an empty point).
@@ -399,6 +406,7 @@ impl Board {
         let pi = p as usize;
         let own = Cell::of(color);
         *self.spot_mut(p) = Spot { cell: own, head: p, next: p, libs: 0, stones: 1 };
+        self.stone_count += 1;
         self.hash ^= KEYS.stones[pi][color.index()];
         let mut empties = 0;
         let mut kills = false;
@@ -468,6 +476,7 @@ impl Board {
                 break;
             }
         }
+        self.stone_count -= (out.len() - start) as u32;
         for &stone in &out[start..] {
             for n in self.neighbors(stone) {
                 let spot = self.spot(n);
@@ -488,9 +497,11 @@ impl Board {
         assert!(self.spots[pi].cell != Cell::Border && cell != Cell::Border, "set changes a point of the board");
         if let Some(old) = self.spots[pi].cell.color() {
             self.hash ^= KEYS.stones[pi][old.index()];
+            self.stone_count -= 1;
         }
         if let Some(new) = cell.color() {
             self.hash ^= KEYS.stones[pi][new.index()];
+            self.stone_count += 1;
         }
         self.spots[pi].cell = cell;
     }
@@ -531,12 +542,12 @@ impl Board {
             }
         }
         lift(whole, chunks.into_remainder());
-        let hash = self.hash;
+        let (hash, stone_count) = (self.hash, self.stone_count);
         // Index order is row by row, as `points()` gives them.
         for &(p, color) in &stones {
             self.put(color, p);
         }
-        self.hash = hash;
+        (self.hash, self.stone_count) = (hash, stone_count);
         stones
     }
 

@@ -327,7 +327,7 @@ struct State {
 /// A branch point: where each later child restarts from.
 struct Branch<'a> {
     state: State,
-    history_len: usize,
+    positions: Mark,
     path_len: usize,
     children: Children<'a>,
     next_index: u32,
@@ -337,15 +337,14 @@ struct Replayer {
     rules: Rules,
     size: BoardSize,
     state: State,
-    /// Positions reached on the current line: key → move that first reached it.
-    seen: Seen,
+    /// Positions reached on the current line, and the move that first
+    /// reached each.
+    positions: Positions,
     /// What a position's key adds to the stones' hash for the player to
     /// move (by [`Color`] index): nothing under a positional ko rule.
     to_move_keys: [u64; 2],
-    /// Keys added to `seen`, in order, so a branch can take them back.
-    history: Vec<u64>,
-    /// Whether a branch point is open: keys added while none is are never
-    /// taken back, so they are not kept in `history`.
+    /// Whether a branch point is open: positions added while none is are
+    /// never taken back, so [`Positions`] need not note them.
     in_branch: bool,
     /// Child index taken at each branch point on the current line.
     path: Vec<u32>,
@@ -363,6 +362,7 @@ impl Replayer {
     /// A replayer expecting about `positions` positions on a line.
     fn new(rules: Rules, board: Board, diagnostics: Vec<Diagnostic>, positions: usize) -> Replayer {
         let size = BoardSize { width: board.width() as u8, height: board.height() as u8 };
+        let points = board.width() * board.height();
         let white = match rules.ko {
             KoRule::Positional => 0,
             KoRule::Simple | KoRule::Situational => board.situational_hash(Color::White) ^ board.hash(),
@@ -372,8 +372,7 @@ impl Replayer {
             size,
             to_move_keys: [0, white],
             state: State { board, ko: None, last_mover: None, passes: 0, move_number: 0, repetition_reported: false, last_repetition: u32::MAX },
-            seen: Seen::with_capacity(positions),
-            history: Vec::new(),
+            positions: Positions::with_capacity(positions, points),
             in_branch: false,
             path: Vec::new(),
             captured: Vec::new(),
@@ -405,9 +404,7 @@ impl Replayer {
             match branch.children.next() {
                 Some(child) => {
                     self.state.clone_from(&branch.state);
-                    for key in self.history.drain(branch.history_len..) {
-                        self.seen.remove(key);
-                    }
+                    self.positions.take_back(branch.positions);
                     self.path.truncate(branch.path_len);
                     self.path.push(branch.next_index);
                     branch.next_index += 1;
@@ -436,7 +433,7 @@ impl Replayer {
     /// Saves the position for `others`, the children after the first.
     #[inline(never)]
     fn open_branch<'a>(&mut self, others: Children<'a>, branches: &mut Vec<Branch<'a>>) {
-        branches.push(Branch { state: self.state.clone(), history_len: self.history.len(), path_len: self.path.len(), children: others, next_index: 1 });
+        branches.push(Branch { state: self.state.clone(), positions: self.positions.mark(), path_len: self.path.len(), children: others, next_index: 1 });
         self.path.push(0);
         self.in_branch = true;
     }
@@ -725,10 +722,7 @@ impl Replayer {
     fn check_repetition(&mut self, color: Color, pt: Pt, prop: Property<'_>) {
         let key = self.key(color.opponent());
         let n = self.state.move_number;
-        let Some(first) = self.seen.first_or_insert(key, n) else {
-            self.keep_history(key);
-            return;
-        };
+        let Some(first) = self.positions.first_or_insert(key, self.state.board.stone_count(), n, self.in_branch) else { return };
         self.repetition(color, pt, prop, first);
     }
 
@@ -780,17 +774,7 @@ impl Replayer {
 
     /// Records the position `key` as reached now, unless it was before.
     fn remember(&mut self, key: u64) {
-        if self.seen.first_or_insert(key, self.state.move_number).is_none() {
-            self.keep_history(key);
-        }
-    }
-
-    /// Notes that `key` was added to `seen`, when a branch may take it back.
-    #[inline]
-    fn keep_history(&mut self, key: u64) {
-        if self.in_branch {
-            self.history.push(key);
-        }
+        self.positions.first_or_insert(key, self.state.board.stone_count(), self.state.move_number, self.in_branch);
     }
 
     fn report(&mut self, code: Code, offset: u32, message: String, color: Color, point: &str, focus: Option<Box<Focus>>) -> &mut Diagnostic {
@@ -869,8 +853,96 @@ fn read_move(value: Value<'_>, size: BoardSize) -> Option<Move> {
     }
 }
 
-/// The positions reached on the current line: Zobrist key → the move
-/// that first reached it. A `HashMap` would hash the keys again (they are
+/// The positions reached on the current line, each with the move that
+/// first reached it, found by Zobrist key and stone count.
+///
+/// Two positions with different numbers of stones differ. On a line, a
+/// move adds one stone and takes off the ones it captures: the count
+/// grows by one a move, except when a move captures (or a set-up node
+/// changes the stones). So most moves reach more stones than any
+/// position before them on the line: such a position is new, with no
+/// look-up, and is kept in `peak` at its count, in order (a push). Only
+/// a position with no more stones than some earlier one (after a
+/// capture, a pass, a set-up) is looked up: in `peak` at its count, and
+/// in `table`, which then takes it when it is new.
+///
+/// What makes that right: every position recorded on the line has fewer
+/// stones than `peak.len()` (a position recorded in `peak` lengthens it
+/// past its count; one recorded in `table` had fewer stones than that
+/// already), so one with `peak.len()` stones or more is new; and
+/// `peak[c]`, set when the line first reaches `c` stones, is the only
+/// position of `c` stones not in `table`. Going back to a branch point
+/// shortens `peak` to its length there and takes from `table` what was
+/// added since: both hold again what they held there.
+struct Positions {
+    /// By stone count: the position that first reached that many stones
+    /// on the line (`reached == 0` for a count it jumped over, by set-up).
+    peak: Vec<Slot>,
+    /// The other positions.
+    table: Seen,
+    /// Keys added to `table` since the first branch point still open, in
+    /// order, so that going back to one can take them back.
+    history: Vec<u64>,
+}
+
+/// Where [`Positions`] stood at a branch point.
+#[derive(Clone, Copy)]
+struct Mark {
+    peak: usize,
+    history: usize,
+}
+
+impl Positions {
+    /// Room for about `positions` positions on a board of `points`
+    /// points before growing.
+    fn with_capacity(positions: usize, points: usize) -> Positions {
+        // Most positions go to `peak`, one for each count up to the most
+        // stones on the board: the table holds the few others.
+        Positions { peak: Vec::with_capacity(positions.min(points) + 1), table: Seen::with_capacity(positions / 4), history: Vec::new() }
+    }
+
+    /// The move that first reached the position `key`, of `stones`
+    /// stones; when none did, `None`, after recording `move_number` as
+    /// that move. `in_branch`: a branch point is open, which may take the
+    /// position back.
+    #[inline(always)]
+    fn first_or_insert(&mut self, key: u64, stones: u32, move_number: u32, in_branch: bool) -> Option<u32> {
+        let count = stones as usize;
+        if count >= self.peak.len() {
+            // More stones than any position before on the line: new.
+            if count > self.peak.len() {
+                self.peak.resize(count, Slot::default());
+            }
+            self.peak.push(Slot { key, reached: move_number + 1 });
+            return None;
+        }
+        let first = self.peak[count];
+        if first.reached != 0 && first.key == key {
+            return Some(first.reached - 1);
+        }
+        let found = self.table.first_or_insert(key, move_number);
+        if found.is_none() && in_branch {
+            self.history.push(key);
+        }
+        found
+    }
+
+    /// Where things stand, to come back to with [`Positions::take_back`].
+    fn mark(&self) -> Mark {
+        Mark { peak: self.peak.len(), history: self.history.len() }
+    }
+
+    /// Forgets the positions recorded since `mark`.
+    fn take_back(&mut self, mark: Mark) {
+        self.peak.truncate(mark.peak);
+        for key in self.history.drain(mark.history..) {
+            self.table.remove(key);
+        }
+    }
+}
+
+/// Positions by Zobrist key (see [`Positions`]): key → the move that first
+/// reached it. A `HashMap` would hash the keys again (they are
 /// already uniformly random) and costs more per lookup than the rest of a
 /// move; this is open addressing with linear probing in a power-of-two
 /// table kept at most half full, the key's low bits giving the slot, and
@@ -1124,6 +1196,74 @@ mod tests {
         for (&key, &first) in &model {
             assert_eq!(seen.first_or_insert(key, u32::MAX - 1), Some(first));
         }
+    }
+
+    /// [`Positions`] against a plain table of every position reached on
+    /// the line (what the replay kept before it looked at stone counts):
+    /// random games on boards of 2x2 to 5x5, where captures bring
+    /// positions back often, with passes, set-up changes (the count
+    /// jumps), the player to move in the key (the same stones under two
+    /// keys) and branch points gone back to, several times each.
+    #[test]
+    fn positions_match_a_plain_table() {
+        let mut rng = 0x6b69_6675u64;
+        let mut next = |n: u64| {
+            rng = rng.wrapping_mul(6364136223846793005).wrapping_add(1442695040888963407);
+            (rng >> 33) % n
+        };
+        let (mut repeats, mut take_backs) = (0, 0);
+        for game in 0..400 {
+            let size = 2 + game % 4;
+            let mut board = Board::new(size, size).expect("a board");
+            let mut positions = Positions::with_capacity(4, size * size);
+            let mut model = std::collections::HashMap::new();
+            let mut added = Vec::new();
+            let mut marks: Vec<(Board, Mark, usize)> = Vec::new();
+            for n in 0..400u32 {
+                let color = if next(2) == 0 { Color::Black } else { Color::White };
+                let empties: Vec<Pt> = board.points().filter(|&p| board.cell(p) == Cell::Empty).collect();
+                match next(24) {
+                    0 if marks.len() < 5 => marks.push((board.clone(), positions.mark(), added.len())),
+                    1 if !marks.is_empty() => {
+                        let (at, mark, len) = marks.last().expect("a mark").clone();
+                        board = at;
+                        positions.take_back(mark);
+                        for key in added.drain(len..) {
+                            model.remove(&key);
+                        }
+                        if next(2) == 0 {
+                            marks.pop();
+                        }
+                        take_backs += 1;
+                        continue;
+                    }
+                    2 => {
+                        let p = board.points().nth(next((size * size) as u64) as usize).expect("a point");
+                        board.set(p, [Cell::Empty, Cell::Black, Cell::White][next(3) as usize]);
+                        board.rebuild_chains();
+                    }
+                    _ if !empties.is_empty() && next(8) != 0 => {
+                        let mut removed = Vec::new();
+                        board.play_into(color, empties[next(empties.len() as u64) as usize], &mut removed);
+                    }
+                    _ => {} // a pass
+                }
+                let stones = board.stone_count();
+                assert_eq!(stones as usize, board.points().filter(|&p| board.cell(p) != Cell::Empty).count());
+                let key = board.situational_hash(color);
+                let expected = model.get(&key).copied();
+                assert_eq!(positions.first_or_insert(key, stones, n, !marks.is_empty()), expected, "game {game}, step {n}");
+                match expected {
+                    Some(_) => repeats += 1,
+                    None => {
+                        model.insert(key, n);
+                        added.push(key);
+                    }
+                }
+            }
+        }
+        // The games do what they are for.
+        assert!(repeats > 10_000 && take_backs > 1_000, "{repeats} repeats, {take_backs} take-backs");
     }
 
     /// The stones of a focus's board, one row a string (`X`, `O`, `.`).
