@@ -310,8 +310,9 @@ fn standard_handicap(size: BoardSize, stones: usize) -> Vec<Point> {
 #[derive(Clone)]
 struct State {
     board: Board,
-    /// The point the given colour may not play at once (simple ko).
-    ko: Option<(Pt, Color)>,
+    /// The point the given colour may not play at once (simple ko), as
+    /// [`ko_ban`] writes it: [`NO_KO`] for none.
+    ko: u32,
     last_mover: Option<Color>,
     /// Consecutive passes just before now.
     passes: u32,
@@ -323,6 +324,16 @@ struct State {
     /// again.
     last_repetition: u32,
 }
+
+/// The simple-ko ban of point `pt` for `color`, as one number: each move
+/// tests it with one comparison.
+#[inline(always)]
+fn ko_ban(pt: Pt, color: Color) -> u32 {
+    u32::from(pt) << 1 | color as u32
+}
+
+/// [`State::ko`] when no point is banned.
+const NO_KO: u32 = u32::MAX;
 
 /// A branch point: where each later child restarts from.
 struct Branch<'a> {
@@ -371,7 +382,7 @@ impl Replayer {
             rules,
             size,
             to_move_keys: [0, white],
-            state: State { board, ko: None, last_mover: None, passes: 0, move_number: 0, repetition_reported: false, last_repetition: u32::MAX },
+            state: State { board, ko: NO_KO, last_mover: None, passes: 0, move_number: 0, repetition_reported: false, last_repetition: u32::MAX },
             positions: Positions::with_capacity(positions, points),
             in_branch: false,
             path: Vec::new(),
@@ -483,7 +494,7 @@ impl Replayer {
     #[inline]
     fn plain_move(&mut self, prop: Property<'_>, code: PropId, [x, y]: [u8; 2]) {
         let color = if code == PropId::B { Color::Black } else { Color::White };
-        if x == b't' && y == b't' {
+        if u16::from_le_bytes([x, y]) == u16::from_le_bytes(*b"tt") {
             // A pass up to 19x19, a point beyond: the general reading decides.
             return self.visit_move(color, prop, false);
         }
@@ -546,7 +557,7 @@ impl Replayer {
         }
         let board = &mut self.state.board;
         let dead = board.rebuild_chains_find_dead();
-        self.state.ko = None;
+        self.state.ko = NO_KO;
         self.state.last_mover = None;
         if let Some(&p) = dead.first() {
             let (x, y) = board.xy(p);
@@ -588,7 +599,7 @@ impl Replayer {
         let point = match mv {
             Move::Pass => {
                 self.state.passes += 1;
-                self.state.ko = None;
+                self.state.ko = NO_KO;
                 let key = self.key(color.opponent());
                 self.remember(key);
                 // A pass inside a superko cycle does not leave it.
@@ -604,7 +615,7 @@ impl Replayer {
             return self.off_board(color, prop);
         };
         // The ko point is empty (the stone it held was just captured).
-        if self.state.ko == Some((pt, color)) {
+        if self.state.ko == ko_ban(pt, color) {
             self.ko_retaken(color, point, prop);
         }
         // Nothing is written between this look at the point and
@@ -615,8 +626,8 @@ impl Replayer {
         }
         let suicided = self.state.board.play_into(color, pt, &mut self.captured);
         self.state.ko = match self.captured.as_slice() {
-            [single] if suicided == 0 && self.state.board.chain_len(pt) == 1 && self.single_liberty(pt) => Some((*single, color.opponent())),
-            _ => None,
+            [single] if suicided == 0 && self.state.board.chain_len(pt) == 1 && self.single_liberty(pt) => ko_ban(*single, color.opponent()),
+            _ => NO_KO,
         };
         if suicided > 0 && !self.suicide(color, point, suicided, prop) {
             // The forbidden suicide is the error; the position it leaves is no news.
