@@ -401,14 +401,17 @@ impl Replayer {
             self.place_handicap(implicit_handicap);
         }
         let mut branches: Vec<Branch<'a>> = Vec::new();
-        let mut current = self.descend(root, &mut branches);
+        let mut current = self.descend(root.children(), &mut branches);
         loop {
             if let Some(node) = current {
+                // Read with the mark, from the same record, before the
+                // move: after it (which writes much) it was read again.
+                let children = node.children();
                 match node.marked_plain_move() {
                     Some((prop, code, letters)) => self.plain_move(prop, code, letters),
                     None => self.visit(node),
                 }
-                current = self.descend(node, &mut branches);
+                current = self.descend(children, &mut branches);
                 continue;
             }
             let Some(branch) = branches.last_mut() else { break };
@@ -429,11 +432,11 @@ impl Replayer {
         }
     }
 
-    /// The node to visit after `node`, just visited: its first child. When
-    /// it has more, the position is saved for the others first.
+    /// The node to visit after the one just visited, whose `children`
+    /// these are: its first child. When it has more, the position is saved
+    /// for the others first.
     #[inline(always)]
-    fn descend<'a>(&mut self, node: Node<'a>, branches: &mut Vec<Branch<'a>>) -> Option<Node<'a>> {
-        let mut children = node.children();
+    fn descend<'a>(&mut self, mut children: Children<'a>, branches: &mut Vec<Branch<'a>>) -> Option<Node<'a>> {
         let first = children.next()?;
         if children.clone().next().is_some() {
             self.open_branch(children, branches);
@@ -592,7 +595,9 @@ impl Replayer {
     /// this path, run for every move, short.
     #[inline(always)]
     fn play(&mut self, color: Color, mv: Move, prop: Property<'_>) {
-        if self.state.last_mover == Some(color) || self.state.passes >= 2 {
+        // `None` as a third value, which no colour is: one comparison of
+        // the byte, where `== Some(color)` tested the tag first.
+        if self.state.last_mover.map_or(2, |c| c as u8) == color as u8 || self.state.passes >= 2 {
             self.out_of_turn(color, prop);
         }
         self.state.last_mover = Some(color);
