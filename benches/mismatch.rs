@@ -10,6 +10,7 @@
 //! cargo bench --bench mismatch               # the figures: all, tuning half, held-out half
 //! cargo bench --bench mismatch -- list       # and every warning on a recorded RE, with its message
 //! BENCH_SEEDS=4 cargo bench --bench mismatch # also the figures under 3 other seeds of the estimator
+//! cargo bench --bench mismatch -- gnugo      # and each warning with GNU Go's count of the same game
 //! BENCH_JOBS=1 KIFU_CORPUS=/path/to/corpus cargo bench --bench mismatch
 //! ```
 //!
@@ -33,6 +34,8 @@ use common::{corpus, cpu_model, over_files, utc_now};
 struct Row {
     name: String,
     tuning: bool,
+    /// Area counting (GNU Go is told so).
+    area: bool,
     /// The recorded RE: `result-mismatch` or not, and the message parts.
     recorded: Judged,
     /// The altered copies (flipped winner, margin +10).
@@ -43,6 +46,8 @@ struct Judged {
     warned: bool,
     cause: &'static str,
     text: String,
+    /// The recount, as `B+12.5`.
+    result: String,
 }
 
 fn judged(s: &GameScore) -> Judged {
@@ -61,7 +66,7 @@ fn judged(s: &GameScore) -> Judged {
         Some(Cause::NoneFound) => "none found, with doubts",
     };
     let text = format!("RE[{}] recount {}: {}", s.recorded.as_deref().unwrap_or(""), s.result, s.verdict.explanation());
-    Judged { warned: s.verdict.is_mismatch(), cause, text }
+    Judged { warned: s.verdict.is_mismatch(), cause, text, result: s.result.clone() }
 }
 
 /// The RE values a test writes in place of a recorded result.
@@ -95,7 +100,8 @@ fn judge_file(kgs: &Path, path: &Path, seed: u64) -> Option<Row> {
         .collect();
     let name = path.strip_prefix(kgs).unwrap_or(path).display().to_string();
     let tuning = ["KGS2001", "KGS2002", "KGS2003"].iter().any(|half| name.starts_with(half));
-    Some(Row { name, tuning, recorded: judged(&original), altered })
+    let area = original.scoring == kifu::rules::Scoring::Area;
+    Some(Row { name, tuning, area, recorded: judged(&original), altered })
 }
 
 fn pct(n: usize, d: usize) -> String {
@@ -122,6 +128,7 @@ fn causes<'a>(label: &str, judged: impl Iterator<Item = &'a Judged>) {
 
 fn main() {
     let list = std::env::args().skip(1).any(|a| a == "list");
+    let gnugo = std::env::args().skip(1).any(|a| a == "gnugo");
     let kgs = corpus().join("kgs");
     if !kgs.is_dir() {
         println!("mismatch bench: SKIPPED: {} is absent (the corpus is not part of a user's clone)", kgs.display());
@@ -154,6 +161,86 @@ fn main() {
         for r in rows.iter().filter(|r| r.recorded.warned) {
             println!("WARNED {} {}", r.name, r.recorded.text);
         }
+    }
+    if gnugo {
+        gnugo_on_warnings(&kgs, &rows);
+    }
+}
+
+/// Each warning on a recorded RE beside GNU Go's count of the same game
+/// (`gnugo --score aftermath`, which plays the position out before
+/// counting), and how many of them GNU Go's count backs: where it gives
+/// kifu's recount, RE is not what the position counts to (the players
+/// marked the dead stones otherwise when the server counted); where it
+/// gives RE, kifu's recount is the one in error.
+fn gnugo_on_warnings(kgs: &Path, rows: &[Row]) {
+    let Some(gnugo) = ["gnugo", "/usr/games/gnugo"].into_iter().find(|g| std::process::Command::new(g).arg("--version").output().is_ok()) else {
+        println!("  gnugo: SKIPPED: GNU Go is not installed (Debian package gnugo)");
+        return;
+    };
+    let warned: Vec<&Row> = rows.iter().filter(|r| r.recorded.warned).collect();
+    let jobs: usize = std::env::var("BENCH_JOBS").ok().and_then(|v| v.parse().ok()).filter(|&n| n > 0).unwrap_or(2);
+    let counts: Vec<Option<String>> = std::thread::scope(|s| {
+        let workers: Vec<_> = (0..jobs)
+            .map(|k| {
+                let warned = &warned;
+                s.spawn(move || warned.iter().skip(k).step_by(jobs).map(|r| gnugo_count(gnugo, &kgs.join(&r.name), r.area)).collect::<Vec<_>>())
+            })
+            .collect();
+        let mut per_worker: Vec<std::vec::IntoIter<Option<String>>> = workers.into_iter().map(|w| w.join().expect("no panic").into_iter()).collect();
+        (0..warned.len()).map(|i| per_worker[i % jobs].next().flatten()).collect()
+    });
+    let mut tally: BTreeMap<&str, usize> = BTreeMap::new();
+    for (r, count) in warned.iter().zip(&counts) {
+        let recorded = r.recorded.text.split(']').next().unwrap_or("").trim_start_matches("RE[");
+        let kind = match count.as_deref().and_then(signed) {
+            None => "GNU Go gave no count",
+            Some(g) => {
+                let (kifu, re) = (signed(&r.recorded.result).unwrap_or(f64::NAN), signed(recorded).unwrap_or(f64::NAN));
+                if g == kifu {
+                    "GNU Go's count is kifu's"
+                } else if g == re {
+                    "GNU Go's count is RE"
+                } else if (g - kifu).abs() < (g - re).abs() {
+                    "GNU Go's count is nearer kifu's"
+                } else {
+                    "GNU Go's count is nearer RE"
+                }
+            }
+        };
+        *tally.entry(kind).or_default() += 1;
+        println!("GNUGO {} RE[{recorded}] kifu {} gnugo {}: {kind}", r.name, r.recorded.result, count.as_deref().unwrap_or("?"));
+    }
+    let parts: Vec<String> = tally.iter().map(|(k, n)| format!("{k} {n}")).collect();
+    println!("  warnings on recorded REs, by GNU Go's count of the game: {}", parts.join(", "));
+}
+
+/// GNU Go's result of the game in the file, as `W+12.5` (`0` for a draw).
+fn gnugo_count(gnugo: &str, path: &Path, area: bool) -> Option<String> {
+    let mut command = std::process::Command::new(gnugo);
+    command.args(["--score", "aftermath", "-l"]).arg(path);
+    if area {
+        command.arg("--chinese-rules");
+    }
+    let out = command.output().ok()?;
+    let text = String::from_utf8_lossy(&out.stdout);
+    let line = text.lines().find(|l| l.contains(" wins by "))?;
+    let winner = if line.trim_start().starts_with("White") { "W" } else { "B" };
+    let margin = line.split(" wins by ").nth(1)?.split_whitespace().next()?;
+    Some(format!("{winner}+{margin}"))
+}
+
+/// A result as Black's lead (`W+3.50` -> -3.5, `0` -> 0).
+fn signed(result: &str) -> Option<f64> {
+    if result == "0" {
+        return Some(0.0);
+    }
+    let (winner, margin) = result.split_once('+')?;
+    let margin: f64 = margin.parse().ok()?;
+    match winner {
+        "B" => Some(margin),
+        "W" => Some(-margin),
+        _ => None,
     }
 }
 

@@ -30,7 +30,9 @@
 //!    between 0.4 and 0.8 (many fights left open: the fights disturb each
 //!    other in the playouts, and a dead chain keeps its points more often
 //!    than on a settled board) the threshold is 0.75, and a group that only
-//!    this higher threshold kills is tried once more: the attacker plays
+//!    this higher threshold kills lives if each of its chains borders two
+//!    eyes by their shape (`reader::every_chain_two_eyes`); if not, it is
+//!    tried once more: the attacker plays
 //!    each of the group's liberties and those of the enemy chains beside
 //!    it first, 12 playouts each; if after the best of those moves the
 //!    group still keeps 45% of its points, it lives. Between 0.3 and 0.7
@@ -475,7 +477,9 @@ impl Estimator {
         }
 
         // On a crowded board, a group the higher threshold kills lives if
-        // it survives the attacker's best first move often enough.
+        // each of its chains has two eyes by their shape, or if it survives
+        // the attacker's best first move often enough.
+        let position = reader::Position::from_cells(self.stride, &self.cells);
         if params.probe_playouts > 0 && dead_below > params.dead_below {
             let mut probed = vec![false; nchains];
             for id in 0..nchains {
@@ -485,7 +489,8 @@ impl Estimator {
                 }
                 probed[r] = true;
                 let group: Vec<usize> = (0..nchains).filter(|&j| linked[j] && root[j] == r).collect();
-                if self.survives_attack(&group, params) {
+                let stones: Vec<usize> = group.iter().flat_map(|&j| self.chain_stones(j).iter().copied()).collect();
+                if reader::every_chain_two_eyes(&position, &stones) || self.survives_attack(&group, params) {
                     for &j in &group {
                         dead_chain[j] = false;
                     }
@@ -494,7 +499,6 @@ impl Estimator {
         }
 
         // The reader decides the races the playouts leave open.
-        let position = reader::Position::from_cells(self.stride, &self.cells);
         if params.race <= 1.0 {
             self.keep_race_winners(&shares, &linked, &root, params, &position, &mut dead_chain);
         }

@@ -640,6 +640,39 @@ pub(crate) fn vital_point_empty(pos: &Position, stones: &[usize]) -> bool {
     matches!(eyes_of(pos, stones), Some((_, Some(EyeCount { sure: 0, vital: 1, .. }))))
 }
 
+/// Whether every chain of the group at `stones` (its chains' stones, one
+/// colour) touches eyes worth two: the group's enclosed regions are read
+/// by their shape, and a chain counts only the regions it borders itself.
+/// A group of chains that share liberties without being connected can be
+/// cut apart; each chain then needs its own two eyes, as in Benson's test.
+pub(crate) fn every_chain_two_eyes(pos: &Position, stones: &[usize]) -> bool {
+    let Some((owner, Some(EyeCount { regions, .. }))) = eyes_of(pos, stones) else {
+        return false;
+    };
+    let worth: Vec<u32> = regions
+        .iter()
+        .map(|r| match eye_space_at(pos, &r.iter().map(|&p| p as Pt).collect::<Vec<_>>(), owner) {
+            // An eye whose border is in atari is no eye: the opponent captures there.
+            _ if r.iter().any(|&p| pos.nbrs(p).iter().any(|&n| pos.cells[n] == owner && pos.liberties(n).len() < 2)) => 0,
+            Eyes::One => 1,
+            Eyes::Two => 2,
+            Eyes::None | Eyes::Vital(_) => 0,
+        })
+        .collect();
+    let mut seen = Seen::new();
+    stones.iter().all(|&s| {
+        if seen.contains(s) {
+            return true;
+        }
+        let (chain, _) = pos.chain(s);
+        for &c in &chain {
+            seen.insert(c);
+        }
+        let touches = |r: &Vec<usize>| r.iter().any(|&p| pos.nbrs(p).iter().any(|n| chain.binary_search(n).is_ok()));
+        regions.iter().zip(&worth).filter(|(r, _)| touches(r)).map(|(_, w)| w).sum::<u32>() >= 2
+    })
+}
+
 /// What the regions a group encloses give it.
 struct EyeCount {
     /// Eyes it has whatever happens (a two-eye region counts two).
@@ -858,6 +891,22 @@ mod tests {
         assert_eq!(eye_space(&b, &[at(&b, 1, 0)], Cell::White), Eyes::None);
         let good = board(&["O.O..", "OOO..", "....."]);
         assert_eq!(eye_space(&good, &[at(&good, 1, 0)], Cell::White), Eyes::One);
+    }
+
+    #[test]
+    fn each_chain_of_a_group_needs_two_eyes_of_its_own() {
+        let stones =
+            |b: &Board, chains: &[(usize, usize)]| -> Vec<usize> { chains.iter().flat_map(|&(x, y)| b.chain(at(b, x, y))).map(|p| p as usize).collect() };
+        let two = board(&[".O.O.X...", "OOOOOX...", "XXXXXX...", "........."]);
+        assert!(every_chain_two_eyes(&Position::new(&two), &stones(&two, &[(1, 1)])));
+        // Two chains with an eye each share a two-point eye, and a third
+        // chain, one stone, borders only that shared eye: it can be cut off.
+        let cut = board(&[".O.O.OX..", "OO.OOOX..", "XXOXXXX..", "........."]);
+        let pos = Position::new(&cut);
+        assert!(!every_chain_two_eyes(&pos, &stones(&cut, &[(1, 1), (4, 1), (2, 2)])));
+        // Connected into one chain, the same stones have three eyes.
+        let whole = board(&[".O.O.OX..", "OO.OOOX..", "XOOOXXX..", "........."]);
+        assert!(every_chain_two_eyes(&Position::new(&whole), &stones(&whole, &[(1, 1)])));
     }
 
     #[test]
