@@ -670,9 +670,10 @@ impl GameTreeBuilder {
     pub fn over_source(source: Arc<str>, bytes: usize) -> GameTreeBuilder {
         let mut tree = GameTree { source, ..GameTree::default() };
         // A move node, `;B[pd]` and a line break, is 7 bytes; the root holds
-        // a dozen properties more. Room for that many records (48 bytes per
-        // node, property and value together) means no regrowth for typical
-        // files, for about 7 times their size.
+        // a dozen properties more. Room for that many records of each kind
+        // means no regrowth for typical files, for about 7 times their size
+        // (a marked node has no property or value record: most of their
+        // room is reserved but never written).
         let records = bytes / 7;
         tree.nodes.reserve(records);
         tree.props.reserve(records + 16);
