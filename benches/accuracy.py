@@ -669,7 +669,9 @@ def render_gnugo_finished(w, games, gnugo_by_file, kifu_per_game):
     run to the end)."""
     w("### GNU Go on every finished KGS game")
     w("")
-    pairs = [(r, gnugo_by_file[r["file"]]) for r in games if r["game"] == 0 and r["file"] in gnugo_by_file]
+    scored = [(r, gnugo_by_file[r["file"]]) for r in games if r["game"] == 0 and r["file"] in gnugo_by_file]
+    # A game GNU Go did not finish in time has no result of its: left out, not a miss.
+    pairs = [(r, g) for r, g in scored if g["winner"] != "?"]
     if not pairs:
         w("Not run yet: `python3 benches/accuracy.py --gnugo-finished` (about an hour on 2 cores, resumable).")
         w("")
@@ -688,13 +690,20 @@ def render_gnugo_finished(w, games, gnugo_by_file, kifu_per_game):
     when = datetime.datetime.fromtimestamp(os.path.getmtime(GNUGO_FINISHED), datetime.timezone.utc).strftime("%Y-%m-%d %H:%M UTC")
     w(
         f"{n} of the {len(games)} finished KGS games without oddities, scored by `gnugo --score aftermath -l FILE` "
-        f"(at most 2 minutes a game; rows of {when}, from `python3 benches/accuracy.py --gnugo-finished`)."
+        f"(at most 2 minutes a game; rows of {when}, from `python3 benches/accuracy.py --gnugo-finished`"
+        + (f"; {len(scored) - n} games GNU Go gave no result for are left out" if len(scored) > n else "")
+        + ")."
     )
     w("")
     w("| on the same games | winner = RE | exact margin = RE | time a game |")
     w("|---|---:|---:|---:|")
-    w(f"| GNU Go `--score aftermath` | {fmt_pct(g_win, n)} | {fmt_pct(g_exact, n)} | median {secs[n // 2]:.2f} s |")
+    w(f"| GNU Go `--score aftermath` | {fmt_pct(g_win, n)} | {fmt_pct(g_exact, n)} | median {secs[n // 2]:.2f} s (as run) |")
     w(f"| kifu `--dead-stones estimate` | {fmt_pct(k_win, n)} | {fmt_pct(k_exact, n)} | {1000 * kifu_per_game:.1f} ms (wall time of the whole run above) |")
+    w("")
+    w(
+        "GNU Go's time here is the wall time of `--gnugo-finished`, which may run at a low priority beside "
+        "other work for hours; the sample above, run alone, is the one to judge its speed by."
+    )
     w("")
     w(f"Both programs miss RE's winner in {both_miss} of these games.")
     w("")

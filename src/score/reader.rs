@@ -646,19 +646,9 @@ pub(crate) fn vital_point_empty(pos: &Position, stones: &[usize]) -> bool {
 /// A group of chains that share liberties without being connected can be
 /// cut apart; each chain then needs its own two eyes, as in Benson's test.
 pub(crate) fn every_chain_two_eyes(pos: &Position, stones: &[usize]) -> bool {
-    let Some((owner, Some(EyeCount { regions, .. }))) = eyes_of(pos, stones) else {
+    let Some((_, Some(EyeCount { regions, worth, .. }))) = eyes_of(pos, stones) else {
         return false;
     };
-    let worth: Vec<u32> = regions
-        .iter()
-        .map(|r| match eye_space_at(pos, &r.iter().map(|&p| p as Pt).collect::<Vec<_>>(), owner) {
-            // An eye whose border is in atari is no eye: the opponent captures there.
-            _ if r.iter().any(|&p| pos.nbrs(p).iter().any(|&n| pos.cells[n] == owner && pos.liberties(n).len() < 2)) => 0,
-            Eyes::One => 1,
-            Eyes::Two => 2,
-            Eyes::None | Eyes::Vital(_) => 0,
-        })
-        .collect();
     let mut seen = Seen::new();
     stones.iter().all(|&s| {
         if seen.contains(s) {
@@ -681,6 +671,9 @@ struct EyeCount {
     vital: u32,
     /// The regions, empty points and opponent stones.
     regions: Vec<Vec<usize>>,
+    /// The eyes each region is sure to give: one for a vital point left
+    /// empty (one eye whoever takes it), none when its border is in atari.
+    worth: Vec<u32>,
 }
 
 /// The group's colour and its eyes; the eyes are `None` when opponent
@@ -696,20 +689,31 @@ fn eyes_of(pos: &Position, stones: &[usize]) -> Option<(u8, Option<EyeCount>)> {
         return Some((owner, None));
     }
     let (mut sure, mut vital) = (0u32, 0u32);
+    let mut worth = Vec::with_capacity(regions.len());
     for r in &regions {
         // An eye whose border is in atari is no eye: the opponent captures there.
         if r.iter().any(|&p| pos.nbrs(p).iter().any(|&n| pos.cells[n] == owner && pos.liberties(n).len() < 2)) {
+            worth.push(0);
             continue;
         }
         let pts: Vec<Pt> = r.iter().map(|&p| p as Pt).collect();
-        match eye_space_at(pos, &pts, owner) {
-            Eyes::None => {}
-            Eyes::One => sure += 1,
-            Eyes::Two => sure += 2,
-            Eyes::Vital(_) => vital += 1,
-        }
+        worth.push(match eye_space_at(pos, &pts, owner) {
+            Eyes::None => 0,
+            Eyes::One => {
+                sure += 1;
+                1
+            }
+            Eyes::Two => {
+                sure += 2;
+                2
+            }
+            Eyes::Vital(_) => {
+                vital += 1;
+                1
+            }
+        });
     }
-    Some((owner, Some(EyeCount { sure, vital, regions })))
+    Some((owner, Some(EyeCount { sure, vital, regions, worth })))
 }
 
 /// The status of the group of `owner`'s chains at `group` (their stones),
@@ -725,7 +729,7 @@ fn status_of(pos: &Position, stones: &[usize]) -> Verdict {
     let Some((owner, eyes)) = eyes_of(pos, stones) else {
         return Verdict { outcome: Outcome::Unknown, reason: "no stones" };
     };
-    let Some(EyeCount { sure, vital, regions }) = eyes else {
+    let Some(EyeCount { sure, vital, regions, .. }) = eyes else {
         return Verdict { outcome: Outcome::Unknown, reason: "opponent stones inside its eye space" };
     };
     if sure >= 2 {
