@@ -24,6 +24,7 @@
 use std::path::Path;
 use std::time::Instant;
 
+use kifu::report::escape;
 use kifu::score::{DeadStones, GameScore, ScoreOptions, score_game};
 
 mod common;
@@ -189,8 +190,8 @@ fn main() {
             let e = &r.estimate;
             println!(
                 "MISS {} RE {} estimate {} dead {} unsure [{}]",
-                r.name,
-                e.recorded.as_deref().unwrap_or("?"),
+                escape::text(&r.name),
+                escape::text(e.recorded.as_deref().unwrap_or("?")),
                 e.result,
                 e.dead_stones.len(),
                 e.unsure_groups.iter().map(|g| format!("{}:{}", g.point, g.reason)).collect::<Vec<_>>().join(" ")

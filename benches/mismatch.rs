@@ -23,6 +23,7 @@ use std::collections::BTreeMap;
 use std::path::Path;
 use std::time::Instant;
 
+use kifu::report::escape;
 use kifu::score::result::{GameResult, Outcome, read_result};
 use kifu::score::verify::{Cause, Suspicion};
 use kifu::score::{GameScore, ScoreOptions, score_game};
@@ -46,7 +47,8 @@ struct Judged {
     warned: bool,
     cause: &'static str,
     text: String,
-    /// The recount, as `B+12.5`.
+    /// The RE judged, and the recount, as `B+12.5`.
+    recorded: String,
     result: String,
 }
 
@@ -66,7 +68,7 @@ fn judged(s: &GameScore) -> Judged {
         Some(Cause::NoneFound) => "none found, with doubts",
     };
     let text = format!("RE[{}] recount {}: {}", s.recorded.as_deref().unwrap_or(""), s.result, s.verdict.explanation());
-    Judged { warned: s.verdict.is_mismatch(), cause, text, result: s.result.clone() }
+    Judged { warned: s.verdict.is_mismatch(), cause, text, recorded: s.recorded.clone().unwrap_or_default(), result: s.result.clone() }
 }
 
 /// The RE values a test writes in place of a recorded result.
@@ -159,7 +161,7 @@ fn main() {
     }
     if list {
         for r in rows.iter().filter(|r| r.recorded.warned) {
-            println!("WARNED {} {}", r.name, r.recorded.text);
+            println!("WARNED {} {}", escape::text(&r.name), escape::text(&r.recorded.text));
         }
     }
     if gnugo {
@@ -180,23 +182,26 @@ fn gnugo_on_warnings(kgs: &Path, rows: &[Row]) {
     };
     let warned: Vec<&Row> = rows.iter().filter(|r| r.recorded.warned).collect();
     let jobs: usize = std::env::var("BENCH_JOBS").ok().and_then(|v| v.parse().ok()).filter(|&n| n > 0).unwrap_or(2);
-    let counts: Vec<Option<String>> = std::thread::scope(|s| {
+    let mut counts: Vec<(usize, Option<String>)> = std::thread::scope(|s| {
         let workers: Vec<_> = (0..jobs)
             .map(|k| {
                 let warned = &warned;
-                s.spawn(move || warned.iter().skip(k).step_by(jobs).map(|r| gnugo_count(gnugo, &kgs.join(&r.name), r.area)).collect::<Vec<_>>())
+                s.spawn(move || {
+                    let mine = warned.iter().enumerate().skip(k).step_by(jobs);
+                    mine.map(|(i, r)| (i, gnugo_count(gnugo, &kgs.join(&r.name), r.area))).collect::<Vec<_>>()
+                })
             })
             .collect();
-        let mut per_worker: Vec<std::vec::IntoIter<Option<String>>> = workers.into_iter().map(|w| w.join().expect("no panic").into_iter()).collect();
-        (0..warned.len()).map(|i| per_worker[i % jobs].next().flatten()).collect()
+        workers.into_iter().flat_map(|w| w.join().expect("no panic")).collect()
     });
+    counts.sort_by_key(|&(i, _)| i);
     let mut tally: BTreeMap<&str, usize> = BTreeMap::new();
-    for (r, count) in warned.iter().zip(&counts) {
-        let recorded = r.recorded.text.split(']').next().unwrap_or("").trim_start_matches("RE[");
-        let kind = match count.as_deref().and_then(signed) {
+    for (r, (_, count)) in warned.iter().zip(&counts) {
+        let recorded = &r.recorded.recorded;
+        let kind = match count.as_deref().and_then(lead) {
             None => "GNU Go gave no count",
             Some(g) => {
-                let (kifu, re) = (signed(&r.recorded.result).unwrap_or(f64::NAN), signed(recorded).unwrap_or(f64::NAN));
+                let (kifu, re) = (lead(&r.recorded.result).unwrap_or(f64::NAN), lead(recorded).unwrap_or(f64::NAN));
                 if g == kifu {
                     "GNU Go's count is kifu's"
                 } else if g == re {
@@ -209,7 +214,7 @@ fn gnugo_on_warnings(kgs: &Path, rows: &[Row]) {
             }
         };
         *tally.entry(kind).or_default() += 1;
-        println!("GNUGO {} RE[{recorded}] kifu {} gnugo {}: {kind}", r.name, r.recorded.result, count.as_deref().unwrap_or("?"));
+        println!("GNUGO {} RE[{}] kifu {} gnugo {}: {kind}", escape::text(&r.name), escape::text(recorded), r.recorded.result, count.as_deref().unwrap_or("?"));
     }
     let parts: Vec<String> = tally.iter().map(|(k, n)| format!("{k} {n}")).collect();
     println!("  warnings on recorded REs, by GNU Go's count of the game: {}", parts.join(", "));
@@ -230,18 +235,12 @@ fn gnugo_count(gnugo: &str, path: &Path, area: bool) -> Option<String> {
     Some(format!("{winner}+{margin}"))
 }
 
-/// A result as Black's lead (`W+3.50` -> -3.5, `0` -> 0).
-fn signed(result: &str) -> Option<f64> {
-    if result == "0" {
-        return Some(0.0);
-    }
-    let (winner, margin) = result.split_once('+')?;
-    let margin: f64 = margin.parse().ok()?;
-    match winner {
-        "B" => Some(margin),
-        "W" => Some(-margin),
-        _ => None,
-    }
+/// A result as Black's lead (`W+3.50` -> -3.5, `0` -> 0), read as kifu
+/// reads RE.
+fn lead(result: &str) -> Option<f64> {
+    let result = read_result(result).ok()?.result;
+    let margin = result.margin()?;
+    Some(if result.winner() == Some(kifu::board::Color::White) { -margin } else { margin })
 }
 
 /// The figures with the estimator's random numbers drawn from other seeds:

@@ -697,20 +697,17 @@ fn eyes_of(pos: &Position, stones: &[usize]) -> Option<(u8, Option<EyeCount>)> {
             continue;
         }
         let pts: Vec<Pt> = r.iter().map(|&p| p as Pt).collect();
-        worth.push(match eye_space_at(pos, &pts, owner) {
+        let eyes = eye_space_at(pos, &pts, owner);
+        match eyes {
+            Eyes::None => {}
+            Eyes::One => sure += 1,
+            Eyes::Two => sure += 2,
+            Eyes::Vital(_) => vital += 1,
+        }
+        worth.push(match eyes {
             Eyes::None => 0,
-            Eyes::One => {
-                sure += 1;
-                1
-            }
-            Eyes::Two => {
-                sure += 2;
-                2
-            }
-            Eyes::Vital(_) => {
-                vital += 1;
-                1
-            }
+            Eyes::One | Eyes::Vital(_) => 1,
+            Eyes::Two => 2,
         });
     }
     Some((owner, Some(EyeCount { sure, vital, regions, worth })))
