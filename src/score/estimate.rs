@@ -48,6 +48,12 @@
 //! 4. Seki: an empty point that stays empty between living chains of both
 //!    colours at the end of most playouts (filling it is self-atari for
 //!    both) is a seki dame, and the living chains beside it are in seki.
+//!    The playouts fill shared liberties at random, so they also kill
+//!    chains that are in seki: a dead chain with a share of 0.3 or more
+//!    that shares a liberty with a living enemy chain lives if the reader
+//!    finds their race a seki with the enemy moving first and a seki or
+//!    better with the chain's side moving first, the race read with the
+//!    other dead chains taken off the board.
 //!
 //! The random numbers come from the board's Zobrist hash (stones only)
 //! through splitmix64 and xorshift64*, so the answer depends on the stones
@@ -502,6 +508,7 @@ impl Estimator {
         if params.race <= 1.0 {
             self.keep_race_winners(&shares, &linked, &root, params, &position, &mut dead_chain);
         }
+        self.keep_seki(&linked, &shares, params, &mut dead_chain);
         self.kill_bent_fours(&mut dead_chain);
 
         // Seki: empty points between living chains of both colours that the
@@ -725,6 +732,58 @@ impl Estimator {
             if judged[id] && keep[root[id]] {
                 dead_chain[id] = false;
             }
+        }
+    }
+
+    /// A seki the playouts miss: they fill the shared liberties at random
+    /// and so capture one side or the other. A dead chain they were not
+    /// sure of (a share of at least `params.unsure.0`) lives when it shares
+    /// a liberty with a living enemy chain and the reader finds their race
+    /// a seki with the enemy moving first, and a seki or better with the
+    /// chain's side moving first. The race is read with the other dead
+    /// chains taken off: stones that will be removed must not shorten the
+    /// liberties of the chains around them.
+    fn keep_seki(&self, linked: &[bool], shares: &[f64], params: &Params, dead_chain: &mut [bool]) {
+        let n = self.chains.len();
+        let mut living = Vec::new();
+        let mut nodes_left = POSITION_BUDGET;
+        let mut cleared = self.cells.clone();
+        for id in (0..n).filter(|&id| dead_chain[id]) {
+            for &p in self.chain_stones(id) {
+                cleared[p] = EMPTY;
+            }
+        }
+        for d in (0..n).filter(|&d| dead_chain[d] && linked[d] && shares[d] >= params.unsure.0) {
+            let stones = self.chain_stones(d);
+            let mut cells = cleared.clone();
+            for &p in stones {
+                cells[p] = self.cells[p];
+            }
+            let position = reader::Position::from_cells(self.stride, &cells);
+            let liberties = position.liberties_at(stones[0]);
+            let mut enemies: Vec<(usize, usize)> = stones
+                .iter()
+                .flat_map(|&s| self.nbrs(s).map(|q| (s, q)))
+                .filter(|&(_, q)| self.chain_of[q] != NO_CHAIN && self.chains[self.chain_of[q] as usize].color != self.chains[d].color)
+                .collect();
+            enemies.sort_unstable_by_key(|&(_, q)| self.chain_of[q]);
+            enemies.dedup_by_key(|&mut (_, q)| self.chain_of[q]);
+            let in_seki = enemies.into_iter().any(|(s, q)| {
+                let e = self.chain_of[q] as usize;
+                if dead_chain[e] || self.pass_alive[e] || !position.liberties_at(q).iter().any(|l| liberties.contains(l)) {
+                    return false;
+                }
+                let mut reading = position.clone().with_budget(READ_BUDGET.min(nodes_left));
+                let (own_first, enemy_first) = reading.race_values(s as Pt, q as Pt);
+                nodes_left = nodes_left.saturating_sub(reading.nodes());
+                enemy_first == Some(0) && own_first.is_some_and(|v| v >= 0)
+            });
+            if in_seki {
+                living.push(d);
+            }
+        }
+        for d in living {
+            dead_chain[d] = false;
         }
     }
 
@@ -1927,6 +1986,30 @@ mod tests {
         // A white stone shut in by the dead black chain is no race.
         let inside = ["O.X......", "XXX......", ".........", ".........", ".........", ".........", ".........", ".........", "........."];
         assert_eq!(race(&inside, &[((0, 1), 0.7), ((0, 0), 0.6)]), [true, true]);
+    }
+
+    #[test]
+    fn a_chain_the_playouts_doubted_lives_in_a_seki_the_reader_finds() {
+        // Black a1-a3-b3 and White c1-c3 share b1 and b2 and nothing else.
+        let rows = ["X.OX.....", "X.OX.....", "XXOX.....", "OOXX.....", "OOXXXXXXX", "OOOOOOOOO", "........."];
+        let b = board_from(&rows);
+        let est = Estimator::new(&b, 0);
+        let id = |x: usize, y: usize| est.chain_of[b.point(x, y).unwrap() as usize] as usize;
+        let kept = |share: f64, also_dead: &[usize]| {
+            let n = est.chains.len();
+            let (mut shares, mut dead) = (vec![1.0; n], vec![false; n]);
+            (shares[id(2, 0)], dead[id(2, 0)]) = (share, true);
+            for &other in also_dead {
+                dead[other] = true;
+            }
+            est.keep_seki(&vec![true; n], &shares, &PARAMS, &mut dead);
+            !dead[id(2, 0)]
+        };
+        assert!(kept(0.4, &[]));
+        assert!(!kept(0.2, &[]), "a chain the playouts were sure of stays dead");
+        // The white stones below Black's chain dead too: taken off, they
+        // leave Black the liberties that win the race.
+        assert!(!kept(0.4, &[id(0, 3)]));
     }
 
     #[test]

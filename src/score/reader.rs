@@ -162,6 +162,11 @@ impl Position {
         self.chain(p).1
     }
 
+    /// The liberties of the chain at `p` (sorted).
+    pub(crate) fn liberties_at(&self, p: usize) -> Vec<usize> {
+        self.liberties(p)
+    }
+
     /// Plays `c` at `p` if legal (empty, not the ko point, not suicide);
     /// removes what it captures and sets the ko point.
     fn play(&mut self, p: usize, c: u8) -> bool {
@@ -357,10 +362,23 @@ impl Position {
     /// neither can fill the last liberties, `Unsettled` when the first
     /// move decides, `Unknown` past the budget.
     pub fn race(&mut self, a: Pt, b: Pt) -> Outcome {
+        match self.race_values(a, b) {
+            (Some(1), Some(1)) => Outcome::Alive,
+            (Some(-1), Some(-1)) => Outcome::Dead,
+            (Some(0), Some(0)) => Outcome::Seki,
+            (Some(_), Some(_)) => Outcome::Unsettled,
+            _ => Outcome::Unknown,
+        }
+    }
+
+    /// The race's values for `a` (1 wins, 0 seki, -1 captured), `a`'s
+    /// side moving first and `b`'s side moving first; `None` where the
+    /// budget ran out.
+    pub(crate) fn race_values(&mut self, a: Pt, b: Pt) -> (Option<i8>, Option<i8>) {
         let (a, b) = (a as usize, b as usize);
         let (ca, cb) = (self.cells[a], self.cells[b]);
         if (ca != BLACK && ca != WHITE) || cb != other(ca) {
-            return Outcome::Unknown;
+            return (None, None);
         }
         let mut first = self.clone();
         first.ko = 0;
@@ -370,13 +388,7 @@ impl Position {
         second.nodes = first.nodes;
         let b_first = second.race_value(a, b, ca, cb, 0, -1, 1);
         self.nodes = second.nodes;
-        match (a_first, b_first) {
-            (Some(1), Some(1)) => Outcome::Alive,
-            (Some(-1), Some(-1)) => Outcome::Dead,
-            (Some(0), Some(0)) => Outcome::Seki,
-            (Some(_), Some(_)) => Outcome::Unsettled,
-            _ => Outcome::Unknown,
-        }
+        (a_first, b_first)
     }
 
     /// Minimax value of the race for `a` (colour `ca`): 1 `a` wins, 0
