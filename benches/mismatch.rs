@@ -62,6 +62,7 @@ fn judged(s: &GameScore) -> Judged {
         Some(Cause::Groups { why: Suspicion::Race, .. }) => "groups, race",
         Some(Cause::Groups { why: Suspicion::Uncaptured, .. }) => "groups, uncaptured",
         Some(Cause::Groups { why: Suspicion::OpenKo, .. }) => "groups, open ko",
+        Some(Cause::Groups { why: Suspicion::Playouts, .. }) => "groups, other playouts",
         Some(Cause::Small { .. }) => "a point or two",
         Some(Cause::Unfinished { .. }) => "unfinished",
         Some(Cause::NoneFound) if s.verdict.doubts.is_empty() => "none found, sure",

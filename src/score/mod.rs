@@ -33,6 +33,10 @@ pub use map::{MapPoint, ScoreMap};
 use result::{GameResult, Komi, NoticeKind, read_result};
 use verify::{Recounted, Verdict};
 
+/// Other runs of the estimator asked when nothing else explains a
+/// disagreement with RE: whether one of them counts to RE.
+const OTHER_ESTIMATES: u64 = 3;
+
 /// Where the dead stones come from (`--dead-stones`).
 #[derive(Debug, Clone, Default, PartialEq)]
 pub enum DeadStones {
@@ -247,6 +251,10 @@ pub fn score_game(game: &GameTree, options: &ScoreOptions) -> Result<GameScore, 
                 black.total - white.total
             };
             let markup = from == "markup";
+            let other_estimates = || match from {
+                "estimate" => (1..=OTHER_ESTIMATES).map(|k| estimate::estimate_seeded(board, effort, options.estimate_seed.wrapping_add(k)).dead).collect(),
+                _ => Vec::new(),
+            };
             let open_ko = chains_in_atari(&analysis, &counted);
             let unsure: Vec<Pt> = unsure.iter().map(|d| d.point).collect();
             verify::verify(&Recounted {
@@ -263,6 +271,7 @@ pub fn score_game(game: &GameTree, options: &ScoreOptions) -> Result<GameScore, 
                 open_ko: &open_ko,
                 open_points: board.points().filter(|&p| board.cell(p) == Cell::Empty && counted.kinds[p as usize] == Kind::Dame).count(),
                 recount: &recount,
+                other_estimates: &other_estimates,
             })
         }
         None => Verdict::default(),

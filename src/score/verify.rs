@@ -18,9 +18,12 @@
 //!    a chain left in atari (an open ko) and the chains beside it. Single
 //!    flips and those natural pairs only: flipping groups in many
 //!    combinations would fit any RE by chance;
-//! 5. a difference of a point or two with the same winner, which is not
+//! 5. the dead stones of another run of the estimator, with other random
+//!    numbers for its playouts (a call that changes with them is no sure
+//!    call);
+//! 6. a difference of a point or two with the same winner, which is not
 //!    checked but is the size of what conventions change;
-//! 6. an unfinished game (no two passes, no markup): the position was
+//! 7. an unfinished game (no two passes, no markup): the position was
 //!    counted as it stands.
 //!
 //! Otherwise the cause is "none found". A disagreement is a
@@ -69,6 +72,10 @@ pub struct Recounted<'a> {
     /// Empty points the count left to no one (dame), for an unfinished game.
     pub open_points: usize,
     pub recount: &'a Recount<'a>,
+    /// The dead stones other runs of the estimator give (other random
+    /// numbers for its playouts), asked only when nothing else explains
+    /// the disagreement; none when the dead stones did not come from it.
+    pub other_estimates: &'a dyn Fn() -> Vec<Vec<Pt>>,
 }
 
 /// What explains a disagreement, checked by recounting.
@@ -110,6 +117,8 @@ pub enum Suspicion {
     Uncaptured,
     /// A living chain left in atari (an open ko), or a chain beside one.
     OpenKo,
+    /// Another run of the playouts, with other random numbers, calls it so.
+    Playouts,
 }
 
 impl Suspicion {
@@ -119,6 +128,7 @@ impl Suspicion {
             Suspicion::Race => "a capturing race kifu was not confident of",
             Suspicion::Uncaptured => "a dead chain one or two moves from capture that nobody captured, which players often leave unmarked",
             Suspicion::OpenKo => "a chain is left in atari there (an open ko)",
+            Suspicion::Playouts => "another run of kifu's playouts, with other random numbers, calls it so",
         }
     }
 }
@@ -239,7 +249,7 @@ impl fmt::Display for Cause {
                 if *open == 1 { "" } else { "s" }
             ),
             Cause::NoneFound => {
-                f.write_str("none found (checked: komi, seki eyes, necessary connections, the groups kifu was not confident of, dead chains one or two moves from capture, chains left in atari)")
+                f.write_str("none found (checked: komi, seki eyes, necessary connections, the groups kifu was not confident of, dead chains one or two moves from capture, chains left in atari, other runs of the playouts)")
             }
         }
     }
@@ -282,6 +292,7 @@ pub fn verify(r: &Recounted<'_>) -> Verdict {
         .or_else(|| other_winner(r))
         .or_else(|| convention_cause(r))
         .or_else(|| groups_cause(r))
+        .or_else(|| playouts_cause(r))
         .or_else(|| small_difference(r))
         .unwrap_or(if r.finished { Cause::NoneFound } else { Cause::Unfinished { open: r.open_points } });
     Verdict { verified: false, cause: Some(cause), doubts }
@@ -403,6 +414,27 @@ fn groups_cause(r: &Recounted<'_>) -> Option<Cause> {
             Cause::Groups { alive: named(r.board, &dead_before), dead: named(r.board, &alive_before), why: t.why }
         })
     })
+}
+
+/// Another run of the estimator whose dead stones give RE: the groups it
+/// calls otherwise are the cause.
+fn playouts_cause(r: &Recounted<'_>) -> Option<Cause> {
+    let rules = CountRules::of(&r.rules?);
+    (r.other_estimates)().into_iter().filter(|dead| dead != r.dead).find_map(|dead| {
+        (fits(&r.recorded, (r.recount)(&dead, rules), r.ties) == Some(true)).then(|| {
+            let alive = chain_points(r.board, r.dead.iter().filter(|p| dead.binary_search(p).is_err()));
+            let killed = chain_points(r.board, dead.iter().filter(|p| r.dead.binary_search(p).is_err()));
+            Cause::Groups { alive: named(r.board, &alive), dead: named(r.board, &killed), why: Suspicion::Playouts }
+        })
+    })
+}
+
+/// One point of each chain among `stones` (its first, row by row).
+fn chain_points<'p>(board: &Board, stones: impl Iterator<Item = &'p Pt>) -> Vec<Pt> {
+    let mut points: Vec<Pt> = stones.map(|&p| board.chain(p).into_iter().min().unwrap_or(p)).collect();
+    points.sort_unstable();
+    points.dedup();
+    points
 }
 
 /// The recounts worth trying, simplest first: single chains, then whole
@@ -637,6 +669,7 @@ mod tests {
             open_ko: &said.open_ko,
             open_points: 0,
             recount: &recount,
+            other_estimates: &Vec::new,
         })
     }
 
@@ -654,6 +687,39 @@ mod tests {
 
     fn call(p: Pt, dead: bool, share: f32) -> ChainCall {
         ChainCall { point: p, dead, share }
+    }
+
+    #[test]
+    fn another_run_of_the_playouts_that_counts_to_re_is_the_cause() {
+        let board = board();
+        let dead = vec![e4(&board)];
+        let recorded = re_of(&board, &[]);
+        let recount = |dead: &[Pt], _: CountRules| difference(&board, dead);
+        let verdict = |others: Vec<Vec<Pt>>| {
+            let other_estimates = || others.clone();
+            verify(&Recounted {
+                board: &board,
+                recorded,
+                difference: difference(&board, &dead),
+                komi: 0.0,
+                ties: Ties::Draw,
+                rules: Some(Rules::JAPANESE),
+                dead: &dead,
+                calls: &[],
+                unsure: &[],
+                finished: true,
+                open_ko: &[],
+                open_points: 0,
+                recount: &recount,
+                other_estimates: &other_estimates,
+            })
+        };
+        let v = verdict(vec![dead.clone(), Vec::new()]);
+        assert_eq!(v.cause, Some(Cause::Groups { alive: vec!["E4".into()], dead: vec![], why: Suspicion::Playouts }));
+        assert!(!v.is_mismatch());
+        let v = verdict(vec![dead.clone()]);
+        assert_eq!(v.cause, Some(Cause::NoneFound), "the same dead stones again explain nothing");
+        assert!(v.is_mismatch());
     }
 
     #[test]
@@ -777,6 +843,7 @@ mod tests {
                 open_ko: &said.open_ko,
                 open_points: 0,
                 recount: &|_: &[Pt], _: CountRules| 0.0,
+                other_estimates: &Vec::new,
             };
             suspects(&r).into_iter().map(|t| (t.flipped, t.why)).collect::<Vec<_>>()
         };
