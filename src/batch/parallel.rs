@@ -279,6 +279,41 @@ mod tests {
     }
 
     #[test]
+    fn jobs_threads_work_in_all_and_the_producing_one_is_among_them() {
+        use std::collections::HashSet;
+        use std::sync::Mutex;
+        use std::thread::{ThreadId, current};
+        for jobs in [2, 3] {
+            let producer = Mutex::new(None::<ThreadId>);
+            let workers = Mutex::new(HashSet::new());
+            let produce = |f: &mut dyn FnMut(u64) -> ControlFlow<()>| {
+                *producer.lock().unwrap() = Some(current().id());
+                for i in 0..400 {
+                    if f(i).is_break() {
+                        return;
+                    }
+                }
+            };
+            let work = |i: u64| {
+                workers.lock().unwrap().insert(current().id());
+                std::thread::sleep(std::time::Duration::from_micros(200));
+                i
+            };
+            let mut seen = Vec::new();
+            ordered_map(jobs, produce, work, |r| {
+                seen.push(r);
+                Ok(())
+            })
+            .unwrap();
+            assert_eq!(seen, (0..400).collect::<Vec<_>>(), "--jobs {jobs}");
+            let workers = workers.into_inner().unwrap();
+            assert!(workers.len() <= jobs, "--jobs {jobs}: {} threads worked", workers.len());
+            assert!(workers.contains(&producer.into_inner().unwrap().unwrap()), "--jobs {jobs}: the producing thread never worked");
+            assert!(workers.contains(&current().id()), "--jobs {jobs}: the calling thread never worked");
+        }
+    }
+
+    #[test]
     fn a_panic_in_a_worker_stops_the_run_and_goes_on() {
         for jobs in [2, 3] {
             let work = |i: u64| if i == 500 { panic!("item 500") } else { i };
