@@ -1,21 +1,23 @@
 //! Checking files on all cores with output in input order.
 //!
-//! One thread produces items (the walk) and `jobs` workers transform them;
-//! the calling thread is one of the workers, and between its batches hands
-//! the results on strictly in input order, whatever the thread timing. (A
-//! thread that only waited for results would wake for each batch and take
-//! a core from a worker.) Items travel in batches of [`BATCH`], as a file
-//! takes only some microseconds to check and a thread hand-off costs as
-//! much. At most `window` batches are between production and hand-over at
-//! any time, so memory stays flat however many items there are, even when
-//! one item is slow.
+//! `jobs` threads in all: one produces items (the walk) and works on them
+//! whenever it is far enough ahead, `jobs - 2` only work, and the calling
+//! thread works and between its batches hands the results on strictly in
+//! input order, whatever the thread timing. (A thread that only walked or
+//! only waited for results would wake for each batch and take a core from
+//! a worker: on a tree of small files the walk is about a tenth of the
+//! work.) Items travel in batches of [`BATCH`], as a file takes only some
+//! microseconds to check and a thread hand-off costs as much. At most
+//! `window` batches are between production and hand-over at any time, so
+//! memory stays flat however many items there are, even when one item is
+//! slow.
 
 use std::collections::BTreeMap;
 use std::io;
 use std::ops::ControlFlow;
 use std::sync::{Condvar, Mutex};
 
-use crossbeam_channel::{Receiver, select_biased, unbounded};
+use crossbeam_channel::{Receiver, Sender, select_biased, unbounded};
 
 /// Items per hand-off between threads.
 const BATCH: usize = 16;
@@ -28,6 +30,12 @@ struct HandOver {
 }
 
 impl HandOver {
+    /// Whether batch `seq` may be sent now; `None` when the run stops.
+    fn room(&self, seq: usize, window: usize) -> Option<bool> {
+        let state = self.handed_over.lock().unwrap_or_else(|e| e.into_inner());
+        (!state.1).then_some(seq < state.0 + window)
+    }
+
     /// Waits until batch `seq` may be sent; `false` when the run stops.
     fn wait_for_room(&self, seq: usize, window: usize) -> bool {
         let mut state = self.handed_over.lock().unwrap_or_else(|e| e.into_inner());
@@ -64,16 +72,40 @@ pub fn ordered_map<I: Send, R: Send>(
     }
     let window = jobs * 2 + 2;
     let hand_over = HandOver { handed_over: Mutex::new((0, false)), changed: Condvar::new() };
-    // Unbounded, but the producer never runs more than `window` batches ahead.
+    // Unbounded, but the producer never runs more than `window` batches
+    // ahead of the hand-over.
     let (item_tx, item_rx) = unbounded::<(usize, Vec<I>)>();
     let (result_tx, result_rx) = unbounded::<(usize, Vec<R>)>();
     std::thread::scope(|scope| {
-        let hand_over = &hand_over;
+        let (hand_over, work) = (&hand_over, &work);
+        let (items, results) = (item_rx.clone(), result_tx.clone());
         scope.spawn(move || {
             let mut seq = 0;
             let mut batch = Vec::with_capacity(BATCH);
+            // Never idle while there is work: with enough queued for the
+            // others, the producer works on its newest batch itself (the
+            // others take the older ones, which the hand-over needs first);
+            // a whole window ahead, on a queued one.
             let mut send = |batch: Vec<I>| {
-                let sent = hand_over.wait_for_room(seq, window) && item_tx.send((seq, batch)).is_ok();
+                let sent = loop {
+                    match hand_over.room(seq, window) {
+                        None => break false,
+                        Some(true) if item_tx.len() < jobs => break item_tx.send((seq, batch)).is_ok(),
+                        Some(true) => break results.send((seq, work_on(batch, work, hand_over))).is_ok(),
+                        Some(false) => match items.try_recv() {
+                            Ok((queued, older)) => {
+                                if results.send((queued, work_on(older, work, hand_over))).is_err() {
+                                    break false;
+                                }
+                            }
+                            Err(_) => {
+                                if !hand_over.wait_for_room(seq, window) {
+                                    break false;
+                                }
+                            }
+                        },
+                    }
+                };
                 seq += 1;
                 sent
             };
@@ -87,22 +119,28 @@ pub fn ordered_map<I: Send, R: Send>(
             if !batch.is_empty() {
                 send(batch);
             }
+            drop(item_tx);
+            work_until_done(items, results, work, hand_over);
         });
-        for _ in 1..jobs {
-            let (item_rx, result_tx, work) = (item_rx.clone(), result_tx.clone(), &work);
-            scope.spawn(move || {
-                for (seq, batch) in item_rx {
-                    if result_tx.send((seq, work_on(batch, work, hand_over))).is_err() {
-                        break;
-                    }
-                }
-            });
+        for _ in 2..jobs {
+            let (items, results) = (item_rx.clone(), result_tx.clone());
+            scope.spawn(move || work_until_done(items, results, work, hand_over));
         }
         drop(result_tx);
-        let outcome = work_and_hand_over(item_rx, result_rx, hand_over, &work, &mut deliver);
+        let outcome = work_and_hand_over(item_rx, result_rx, hand_over, work, &mut deliver);
         hand_over.stop();
         outcome
     })
+}
+
+/// A worker's loop: every batch it can get, until there are no more or
+/// nobody takes the results.
+fn work_until_done<I, R>(items: Receiver<(usize, Vec<I>)>, results: Sender<(usize, Vec<R>)>, work: &(impl Fn(I) -> R + Sync), hand_over: &HandOver) {
+    for (seq, batch) in items {
+        if results.send((seq, work_on(batch, work, hand_over))).is_err() {
+            break;
+        }
+    }
 }
 
 /// `work` over a batch. A panic stops the run (the others must not wait
@@ -237,6 +275,41 @@ mod tests {
             })
             .unwrap();
             assert_eq!(seen, (1..301).collect::<Vec<_>>(), "--jobs {jobs}");
+        }
+    }
+
+    #[test]
+    fn jobs_threads_work_in_all_and_the_producing_one_is_among_them() {
+        use std::collections::HashSet;
+        use std::sync::Mutex;
+        use std::thread::{ThreadId, current};
+        for jobs in [2, 3] {
+            let producer = Mutex::new(None::<ThreadId>);
+            let workers = Mutex::new(HashSet::new());
+            let produce = |f: &mut dyn FnMut(u64) -> ControlFlow<()>| {
+                *producer.lock().unwrap() = Some(current().id());
+                for i in 0..400 {
+                    if f(i).is_break() {
+                        return;
+                    }
+                }
+            };
+            let work = |i: u64| {
+                workers.lock().unwrap().insert(current().id());
+                std::thread::sleep(std::time::Duration::from_micros(200));
+                i
+            };
+            let mut seen = Vec::new();
+            ordered_map(jobs, produce, work, |r| {
+                seen.push(r);
+                Ok(())
+            })
+            .unwrap();
+            assert_eq!(seen, (0..400).collect::<Vec<_>>(), "--jobs {jobs}");
+            let workers = workers.into_inner().unwrap();
+            assert!(workers.len() <= jobs, "--jobs {jobs}: {} threads worked", workers.len());
+            assert!(workers.contains(&producer.into_inner().unwrap().unwrap()), "--jobs {jobs}: the producing thread never worked");
+            assert!(workers.contains(&current().id()), "--jobs {jobs}: the calling thread never worked");
         }
     }
 

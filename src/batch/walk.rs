@@ -200,12 +200,12 @@ fn kind_of(path: &Path) -> Option<Kind> {
 
 /// What the walk finds before anything is opened.
 enum Found {
-    /// `canonical`: the file's own path, links resolved, to take it once;
-    /// `size`, when the walk looked at the file itself.
+    /// `key`: the file's own path, links resolved ([`PathKey`]), to take it
+    /// once; `size`, when the walk looked at the file itself.
     File {
         path: PathBuf,
         relative: PathBuf,
-        canonical: PathBuf,
+        key: PathKey,
         size: Option<u64>,
     },
     Stdin,
@@ -226,7 +226,7 @@ impl Walk {
             Found::Stdin => f(Item { name: "-".into(), relative: "stdin.sgf".into(), content: Content::Stdin }),
             Found::Problem { name, code, message } => f(Item::problem(name, code, message)),
             Found::File { path, relative, size, .. } => {
-                let name = path.display().to_string();
+                let name = path.to_string_lossy().into_owned();
                 match kind_of(&path) {
                     Some(Kind::Archive(kind)) => self.archive_members(&path, kind, &relative, f),
                     Some(Kind::Compressed(codec)) => {
@@ -266,8 +266,8 @@ impl Walk {
         let mut parents = CanonicalParents::default();
         let mut take = |found: Found| {
             found_so_far.set(found_so_far.get() + 1);
-            if let Found::File { canonical, .. } = &found {
-                if !seen.first_time(canonical) {
+            if let Found::File { key, .. } = &found {
+                if !seen.first_time(*key) {
                     return ControlFlow::Continue(());
                 }
             }
@@ -295,8 +295,8 @@ impl Walk {
                     Ok((m, is_link)) => {
                         let relative = path.file_name().map_or_else(|| path.clone(), PathBuf::from);
                         // Only another named path can lead to the file again.
-                        let canonical = if paths.len() > 1 { parents.canonical(path, is_link) } else { path.clone() };
-                        take(Found::File { path: path.clone(), relative, canonical, size: Some(m.len()) })
+                        let key = if paths.len() > 1 { PathKey::of(&parents.canonical(path, is_link), None) } else { PathKey::of(path, None) };
+                        take(Found::File { path: path.clone(), relative, key, size: Some(m.len()) })
                     }
                     Err(e) => {
                         let name = path.display().to_string();
@@ -323,7 +323,7 @@ impl Walk {
         let walker = walker.filter_entry(|e| e.depth() == 0 || (self.hidden || !is_hidden(e)) && !self.ignored(&absolute_dir, dir, e) && !self.skipped(e));
         // The canonical path of a file is the folder's and its relative
         // path, unless a link leads to it: resolving every path would cost
-        // a system call per file.
+        // a system call per file, and joining them an allocation.
         let canonical_dir = std::fs::canonicalize(dir).unwrap_or_else(|_| absolute_dir.clone());
         let mut linked_folder_depth: Option<usize> = None;
         for entry in walker {
@@ -338,12 +338,12 @@ impl Walk {
             let found = match entry {
                 Ok(e) if e.file_type().is_file() && self.wanted(e.path()) => {
                     let relative = e.path().strip_prefix(dir).unwrap_or(e.path()).to_path_buf();
-                    let canonical = if linked_folder_depth.is_some() || e.path_is_symlink() {
-                        std::fs::canonicalize(e.path()).unwrap_or_else(|_| e.path().to_path_buf())
+                    let key = if linked_folder_depth.is_some() || e.path_is_symlink() {
+                        PathKey::of(&std::fs::canonicalize(e.path()).unwrap_or_else(|_| e.path().to_path_buf()), None)
                     } else {
-                        canonical_dir.join(&relative)
+                        PathKey::of(&canonical_dir, Some(&relative))
                     };
-                    Found::File { path: e.into_path(), relative, canonical, size: None }
+                    Found::File { path: e.into_path(), relative, key, size: None }
                 }
                 Ok(_) => continue,
                 Err(e) => walk_problem(dir, &e),
@@ -464,25 +464,43 @@ impl CanonicalParents {
     }
 }
 
-/// The files a walk has taken, by a 128-bit hash of their canonical path
-/// (about 20 bytes a file).
+/// A 128-bit hash of a canonical path, for [`Seen`].
+#[derive(Clone, Copy)]
+struct PathKey(u128);
+
+impl PathKey {
+    /// The key of `path`, or of `path.join(relative)` without building it.
+    fn of(path: &Path, relative: Option<&Path>) -> PathKey {
+        use std::hash::{DefaultHasher, Hasher};
+        // The bytes, not the components (`Path`'s own hash parses them):
+        // canonical paths are already in one form. A hasher fed in parts
+        // gives the hash of the parts put together.
+        let path = path.as_os_str().as_encoded_bytes();
+        let relative = relative.map(|r| r.as_os_str().as_encoded_bytes());
+        let half = |salt: u64| {
+            let mut h = DefaultHasher::new();
+            h.write_u64(salt);
+            h.write(path);
+            if let Some(relative) = relative {
+                if !path.ends_with(b"/") {
+                    h.write(b"/");
+                }
+                h.write(relative);
+            }
+            h.finish()
+        };
+        PathKey(u128::from(half(0)) << 64 | u128::from(half(1)))
+    }
+}
+
+/// The files a walk has taken, by [`PathKey`] (about 20 bytes a file).
 #[derive(Default)]
 struct Seen(std::collections::HashSet<u128>);
 
 impl Seen {
     /// Whether this is the first time the walk meets the file.
-    fn first_time(&mut self, canonical: &Path) -> bool {
-        use std::hash::{DefaultHasher, Hasher};
-        // The bytes, not the components (`Path`'s own hash parses them):
-        // canonical paths are already in one form.
-        let bytes = canonical.as_os_str().as_encoded_bytes();
-        let half = |salt: u64| {
-            let mut h = DefaultHasher::new();
-            h.write_u64(salt);
-            h.write(bytes);
-            h.finish()
-        };
-        self.0.insert(u128::from(half(0)) << 64 | u128::from(half(1)))
+    fn first_time(&mut self, key: PathKey) -> bool {
+        self.0.insert(key.0)
     }
 }
 
@@ -563,6 +581,15 @@ mod tests {
         }
         assert!(read_file(&dir.join("absent.sgf"), None, 10).is_err());
         std::fs::remove_dir_all(&dir).unwrap();
+    }
+
+    #[test]
+    fn a_path_key_in_parts_is_the_key_of_the_joined_path() {
+        for (dir, relative) in [("/data/games", "kgs/a.sgf"), ("/", "a.sgf"), ("/data/", "b.sgf")] {
+            let joined = Path::new(dir).join(relative);
+            assert_eq!(PathKey::of(Path::new(dir), Some(Path::new(relative))).0, PathKey::of(&joined, None).0, "{dir} + {relative}");
+        }
+        assert_ne!(PathKey::of(Path::new("/data/a.sgf"), None).0, PathKey::of(Path::new("/data/b.sgf"), None).0);
     }
 
     #[test]
