@@ -57,6 +57,7 @@ fn judged(s: &GameScore) -> Judged {
         None => "agrees",
         Some(Cause::Komi { .. }) => "komi",
         Some(Cause::OtherWinner { .. }) => "other winner",
+        Some(Cause::WinnerUnrecorded { .. }) => "winner not recorded",
         Some(Cause::Convention { .. }) => "convention",
         Some(Cause::Groups { why: Suspicion::NotConfident, .. }) => "groups, not confident",
         Some(Cause::Groups { why: Suspicion::Race, .. }) => "groups, race",

@@ -7,6 +7,10 @@
 //! - KGS (`PC[...Kiseido...]`/`PC[...KGS...]`, `AP[CGoban...]`): its
 //!   Japanese count leaves an eye of a group in seki to nobody only when
 //!   every chain around it is in seki ([`SekiEyeRule::EveryChainInSeki`]).
+//!   Before November 2000 it wrote every counted result as a win for Black:
+//!   the 8 counted games of the corpus dated before then all have `RE[B+n]`,
+//!   and 6 of them count to the same margin for White; from 2000-11-17 on,
+//!   counted wins for White appear and agree ([`Provenance::winner_unrecorded`]).
 //! - Fox (`AP[foxwq]`, or its byo-yomi properties `TC` and `TT` with no
 //!   `PC` naming another server): komi x100 (`KM[650]` = 6.5, `KM[375]` =
 //!   3.75 stones = 7.5 points; read by [`komi_from_text`] for any record),
@@ -44,6 +48,9 @@ pub struct Provenance {
     pub komi: Komi,
     /// The seki eye rule of the server's own count, when it has one.
     pub seki_eye_rule: Option<SekiEyeRule>,
+    /// Why `RE[]`'s winner says nothing of a counted game, when the server
+    /// is known to have written it wrong; its margin still counts.
+    pub winner_unrecorded: Option<&'static str>,
     /// What was odd, located at the property it is about (`missing-komi`,
     /// `komi-scaled`, `komi-assumed`).
     pub notes: Vec<Diagnostic>,
@@ -71,7 +78,20 @@ pub fn resolve(root: Node<'_>, rules: &Rules) -> Provenance {
     let mut notes = Vec::new();
     let komi = played_komi(root, rules, &mut notes);
     let seki_eye_rule = (server == Some(Server::Kgs)).then_some(SekiEyeRule::EveryChainInSeki);
-    Provenance { server, komi, seki_eye_rule, notes }
+    let winner_unrecorded =
+        (server == Some(Server::Kgs) && played_before(root, 2000, 11)).then_some("KGS wrote every counted result as a win for Black before November 2000");
+    Provenance { server, komi, seki_eye_rule, winner_unrecorded, notes }
+}
+
+/// Whether the record's first date (`DT[2000-10-16]`, `DT[2000-7-19]`,
+/// `DT[2000-10-24,2000-10-30]`) is before the month `month` of `year`.
+fn played_before(root: Node<'_>, year: u32, month: u32) -> bool {
+    let Some(dt) = root.get_value("DT") else { return false };
+    let mut parts = dt.split(',').next().unwrap_or("").trim().split('-').map(|n| n.parse::<u32>().ok());
+    match (parts.next().flatten(), parts.next().flatten()) {
+        (Some(y), Some(m)) => (y, m) < (year, month),
+        _ => false,
+    }
 }
 
 /// The server a record comes from, when kifu knows its quirks.
@@ -178,6 +198,18 @@ mod tests {
         assert_eq!(server("(;TC[3]TT[30])"), Some(Server::Fox));
         assert_eq!(server("(;TC[3]TT[30]PC[Tygem])"), None);
         assert_eq!(server("(;AP[Sabaki:0.5])"), None);
+    }
+
+    #[test]
+    fn kgs_results_before_november_2000_have_no_winner() {
+        let unrecorded = |sgf: &str| resolved(sgf, "japanese").winner_unrecorded.is_some();
+        let kgs = "PC[The Kiseido Go Server (KGS) at http://kgs.kiseido.com/]";
+        assert!(unrecorded(&format!("(;{kgs}DT[2000-7-19])")));
+        assert!(unrecorded(&format!("(;{kgs}DT[2000-10-24,2000-10-30])")));
+        assert!(!unrecorded(&format!("(;{kgs}DT[2000-11-17])")));
+        assert!(!unrecorded(&format!("(;{kgs}DT[2006-01-08])")));
+        assert!(!unrecorded(&format!("(;{kgs})")), "no date, nothing known");
+        assert!(!unrecorded("(;AP[Sabaki:0.5]DT[1999-05-01])"), "another program");
     }
 
     #[test]

@@ -272,6 +272,7 @@ pub fn score_game(game: &GameTree, options: &ScoreOptions) -> Result<GameScore, 
                 open_points: board.points().filter(|&p| board.cell(p) == Cell::Empty && counted.kinds[p as usize] == Kind::Dame).count(),
                 recount: &recount,
                 other_estimates: &other_estimates,
+                winner_unrecorded: provenance.winner_unrecorded,
             })
         }
         None => Verdict::default(),

@@ -76,6 +76,8 @@ pub struct Recounted<'a> {
     /// numbers for its playouts), asked only when nothing else explains
     /// the disagreement; none when the dead stones did not come from it.
     pub other_estimates: &'a dyn Fn() -> Vec<Vec<Pt>>,
+    /// Why RE's winner says nothing (a server known to write it wrong).
+    pub winner_unrecorded: Option<&'static str>,
 }
 
 /// What explains a disagreement, checked by recounting.
@@ -85,6 +87,9 @@ pub enum Cause {
     Komi { komi: f64, fits: f64 },
     /// RE gives the recount's margin to the other player.
     OtherWinner { margin: f64 },
+    /// RE gives the recount's margin to the other player, but its winner
+    /// is known to say nothing, for this reason.
+    WinnerUnrecorded { margin: f64, why: &'static str },
     /// RE is the count under another convention: these seki-eye rules
     /// (`None`: the game's own), with the necessary connections made or not.
     Convention { seki_eyes: Option<SekiEyes>, connections: bool },
@@ -212,6 +217,7 @@ impl fmt::Display for Cause {
         match self {
             Cause::Komi { komi, fits } => write!(f, "RE's margin cannot come from komi {komi}: komi {fits} makes RE fit"),
             Cause::OtherWinner { margin } => write!(f, "RE gives the recount's margin, {margin}, to the other player"),
+            Cause::WinnerUnrecorded { margin, why } => write!(f, "RE's margin, {margin}, is the recount's, but not its winner: {why}"),
             Cause::Small { points } => write!(
                 f,
                 "the same winner, {points} point{} apart: what dame, a necessary connection or a seki eye change",
@@ -341,7 +347,11 @@ fn komi_cause(r: &Recounted<'_>) -> Option<Cause> {
 /// RE with the recount's margin and the other winner.
 fn other_winner(r: &Recounted<'_>) -> Option<Cause> {
     let wanted = recorded_difference(&r.recorded)?;
-    (wanted != 0.0 && (wanted + r.difference).abs() < 1e-6).then_some(Cause::OtherWinner { margin: wanted.abs() })
+    let margin = wanted.abs();
+    (wanted != 0.0 && (wanted + r.difference).abs() < 1e-6).then_some(match r.winner_unrecorded {
+        Some(why) => Cause::WinnerUnrecorded { margin, why },
+        None => Cause::OtherWinner { margin },
+    })
 }
 
 /// The largest difference, with the same winner, that counting conventions
@@ -634,6 +644,7 @@ mod tests {
         unsure: Vec<Pt>,
         open_ko: Vec<Pt>,
         unfinished: bool,
+        winner_unrecorded: Option<&'static str>,
     }
 
     /// Black's total minus White's in a Japanese count with komi 0.
@@ -670,6 +681,7 @@ mod tests {
             open_points: 0,
             recount: &recount,
             other_estimates: &Vec::new,
+            winner_unrecorded: said.winner_unrecorded,
         })
     }
 
@@ -712,6 +724,7 @@ mod tests {
                 open_points: 0,
                 recount: &recount,
                 other_estimates: &other_estimates,
+                winner_unrecorded: None,
             })
         };
         let v = verdict(vec![dead.clone(), Vec::new()]);
@@ -844,6 +857,7 @@ mod tests {
                 open_points: 0,
                 recount: &|_: &[Pt], _: CountRules| 0.0,
                 other_estimates: &Vec::new,
+                winner_unrecorded: None,
             };
             suspects(&r).into_iter().map(|t| (t.flipped, t.why)).collect::<Vec<_>>()
         };
@@ -885,6 +899,10 @@ mod tests {
         let other = verdict(won(Color::Black, 6.0), &Said::default());
         assert_eq!(other.cause, Some(Cause::OtherWinner { margin: 6.0 }));
         assert!(other.is_mismatch());
+        let why = "the server wrote every result as a win for Black";
+        let unrecorded = verdict(won(Color::Black, 6.0), &Said { winner_unrecorded: Some(why), ..Said::default() });
+        assert_eq!(unrecorded.cause, Some(Cause::WinnerUnrecorded { margin: 6.0, why }));
+        assert!(!unrecorded.is_mismatch());
         let close = verdict(won(Color::White, 7.0), &Said::default());
         assert_eq!(close.cause, Some(Cause::Small { points: 1.0 }));
         assert!(!close.is_mismatch());
