@@ -276,6 +276,8 @@ const BENT_FOUR: [&[(usize, usize, bool)]; 3] = [
 /// bounds the slowest positions to tens of milliseconds).
 const READ_BUDGET: usize = 1_000;
 const POSITION_BUDGET: usize = 2_000;
+/// Nodes the seki search of a position may visit in all.
+const SEKI_BUDGET: usize = 500;
 
 const EMPTY: u8 = 0;
 const BLACK: u8 = 1;
@@ -504,11 +506,13 @@ impl Estimator {
             }
         }
 
-        // The reader decides the races the playouts leave open.
+        // The reader decides the races the playouts leave open, and finds
+        // the seki they miss (final positions only: in play, it would read
+        // every fight on the board).
         if params.race <= 1.0 {
             self.keep_race_winners(&shares, &linked, &root, params, &position, &mut dead_chain);
+            self.keep_seki(&linked, &shares, params, &mut dead_chain);
         }
-        self.keep_seki(&linked, &shares, params, &mut dead_chain);
         self.kill_bent_fours(&mut dead_chain);
 
         // Seki: empty points between living chains of both colours that the
@@ -746,7 +750,7 @@ impl Estimator {
     fn keep_seki(&self, linked: &[bool], shares: &[f64], params: &Params, dead_chain: &mut [bool]) {
         let n = self.chains.len();
         let mut living = Vec::new();
-        let mut nodes_left = POSITION_BUDGET;
+        let mut nodes_left = SEKI_BUDGET;
         let mut cleared = self.cells.clone();
         for id in (0..n).filter(|&id| dead_chain[id]) {
             for &p in self.chain_stones(id) {
