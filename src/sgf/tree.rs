@@ -786,6 +786,24 @@ impl GameTreeBuilder {
         NodeId(node)
     }
 
+    /// [`GameTreeBuilder::add_plain_child`] for a node the parser has
+    /// marked (`plain_move`, see [`NodeData::plain_move`]): `;B[pd]` at
+    /// `offset`, its letter and value at their fixed places after the `;`.
+    #[inline(always)]
+    pub(crate) fn add_marked_child(&mut self, offset: usize, plain_move: [u8; 3]) -> NodeId {
+        debug_assert!(plain_move != UNMARKED);
+        Self::check_mark(plain_move, offset, &(offset + 1..offset + 2), &(offset + 3..offset + 5));
+        let t = &mut self.tree;
+        let node = t.nodes.len() as u32;
+        if let Some(parent) = t.nodes.last_mut() {
+            // The node added last has no child yet: this is its first.
+            parent.first_child = node;
+        }
+        let props = t.props.len() as u32;
+        t.nodes.push(NodeData { props, parent: node.wrapping_sub(1), first_child: NONE, next_sibling: NONE, offset: offset as u32, plain_move });
+        NodeId(node)
+    }
+
     /// The records of the one property, with its one value, of an
     /// unmarked node added by `add_plain_node` or `add_plain_child`.
     #[inline(always)]
