@@ -92,18 +92,15 @@ pub fn ordered_map<I: Send, R: Send>(
                         None => break false,
                         Some(true) if item_tx.len() < jobs => break item_tx.send((seq, batch)).is_ok(),
                         Some(true) => break results.send((seq, work_on(batch, work, hand_over))).is_ok(),
-                        Some(false) => match items.try_recv() {
-                            Ok((queued, older)) => {
-                                if results.send((queued, work_on(older, work, hand_over))).is_err() {
-                                    break false;
-                                }
+                        Some(false) => {
+                            let going_on = match items.try_recv() {
+                                Ok((queued, older)) => results.send((queued, work_on(older, work, hand_over))).is_ok(),
+                                Err(_) => hand_over.wait_for_room(seq, window),
+                            };
+                            if !going_on {
+                                break false;
                             }
-                            Err(_) => {
-                                if !hand_over.wait_for_room(seq, window) {
-                                    break false;
-                                }
-                            }
-                        },
+                        }
                     }
                 };
                 seq += 1;
@@ -227,9 +224,19 @@ mod tests {
         }
     }
 
+    /// What `ordered_map` delivers with `jobs` jobs, in the order delivered.
+    fn delivered<I: Send, R: Send>(jobs: usize, produce: impl FnOnce(&mut dyn FnMut(I) -> ControlFlow<()>) + Send, work: impl Fn(I) -> R + Sync) -> Vec<R> {
+        let mut seen = Vec::new();
+        ordered_map(jobs, produce, work, |r| {
+            seen.push(r);
+            Ok(())
+        })
+        .unwrap();
+        seen
+    }
+
     #[test]
     fn results_come_in_input_order_whatever_the_timing() {
-        let mut seen = Vec::new();
         let produce = |f: &mut dyn FnMut(u64) -> ControlFlow<()>| {
             for i in 0..200 {
                 if f(i).is_break() {
@@ -241,12 +248,7 @@ mod tests {
             std::thread::sleep(std::time::Duration::from_micros((i * 7919) % 500));
             i * 2
         };
-        ordered_map(4, produce, work, |r| {
-            seen.push(r);
-            Ok(())
-        })
-        .unwrap();
-        assert_eq!(seen, (0..200).map(|i| i * 2).collect::<Vec<_>>());
+        assert_eq!(delivered(4, produce, work), (0..200).map(|i| i * 2).collect::<Vec<_>>());
     }
 
     #[test]
@@ -268,13 +270,7 @@ mod tests {
                 }
                 i + 1
             };
-            let mut seen = Vec::new();
-            ordered_map(jobs, produce, work, |r| {
-                seen.push(r);
-                Ok(())
-            })
-            .unwrap();
-            assert_eq!(seen, (1..301).collect::<Vec<_>>(), "--jobs {jobs}");
+            assert_eq!(delivered(jobs, produce, work), (1..301).collect::<Vec<_>>(), "--jobs {jobs}");
         }
     }
 
@@ -299,13 +295,7 @@ mod tests {
                 std::thread::sleep(std::time::Duration::from_micros(200));
                 i
             };
-            let mut seen = Vec::new();
-            ordered_map(jobs, produce, work, |r| {
-                seen.push(r);
-                Ok(())
-            })
-            .unwrap();
-            assert_eq!(seen, (0..400).collect::<Vec<_>>(), "--jobs {jobs}");
+            assert_eq!(delivered(jobs, produce, work), (0..400).collect::<Vec<_>>(), "--jobs {jobs}");
             let workers = workers.into_inner().unwrap();
             assert!(workers.len() <= jobs, "--jobs {jobs}: {} threads worked", workers.len());
             assert!(workers.contains(&producer.into_inner().unwrap().unwrap()), "--jobs {jobs}: the producing thread never worked");
