@@ -660,15 +660,15 @@ fn skip_space(s: &[u8], mut pos: usize) -> usize {
 #[inline(never)]
 fn plain_chain(b: &mut GameTreeBuilder, s: &[u8], mut next: usize, mut budget: usize) -> (usize, usize) {
     while budget > 0 {
-        if let Some(w) = s.get(next..next + 8)
-            && let Some((plain_move, length)) = marked_move_window(u64::from_le_bytes(w.try_into().expect("eight bytes")))
-        {
-            b.add_marked_child(next, plain_move);
-            budget -= 1;
-            next += length;
-            continue;
-        }
-        if next >= s.len() || s[next] != b';' {
+        let mut at = next;
+        budget -= b.add_marked_chain(budget, || {
+            let w = s.get(at..at + 8)?;
+            let (plain_move, length) = marked_move_window(u64::from_le_bytes(w.try_into().expect("eight bytes")))?;
+            at += length;
+            Some((at - length, plain_move))
+        });
+        next = at;
+        if budget == 0 || next >= s.len() || s[next] != b';' {
             break;
         }
         let Some(Lone { code, open, close, after, plain_move }) = lone_property_node(s, next) else { break };
@@ -682,7 +682,7 @@ fn plain_chain(b: &mut GameTreeBuilder, s: &[u8], mut next: usize, mut budget: u
 /// The commonest node of all in a chain, `;B[pd]` or `;W[pd]` followed by
 /// `;` or by a line feed and `;`, told from the eight bytes from its `;`
 /// (`w`, little-endian): its mark (the letters the node's record keeps,
-/// see [`GameTreeBuilder::add_marked_child`]) and its length up to the
+/// see [`GameTreeBuilder::add_marked_chain`]) and its length up to the
 /// next `;`. Tested here before the general reading,
 /// [`lone_property_node`], which finds the same node with the same mark
 /// but asks more of each byte: the identifier any upper-case letter, the

@@ -786,22 +786,45 @@ impl GameTreeBuilder {
         NodeId(node)
     }
 
-    /// [`GameTreeBuilder::add_plain_child`] for a node the parser has
-    /// marked (`plain_move`, see [`NodeData::plain_move`]): `;B[pd]` at
-    /// `offset`, its letter and value at their fixed places after the `;`.
+    /// Adds a chain of nodes the parser has marked (see
+    /// [`NodeData::plain_move`]), each the child of the node added before
+    /// it, the first the child of the node added last (which has none
+    /// yet): as many as `next` gives, each as the offset of its `;` and its
+    /// mark (`;B[pd]`: its letter and value at their fixed places after the
+    /// `;`), until it gives `None`, at most `max` and at most what the
+    /// node records' room holds (the caller adds the next one otherwise).
+    /// Returns how many were added.
+    ///
+    /// The commonest run of a game's records: written into the room
+    /// reserved, each record with its first child already (the one to come
+    /// next; none for the last, set once at the end), with no length or
+    /// room to update for each.
     #[inline(always)]
-    pub(crate) fn add_marked_child(&mut self, offset: usize, plain_move: [u8; 3]) -> NodeId {
-        debug_assert!(plain_move != UNMARKED);
-        Self::check_mark(plain_move, offset, &(offset + 1..offset + 2), &(offset + 3..offset + 5));
+    pub(crate) fn add_marked_chain(&mut self, max: usize, mut next: impl FnMut() -> Option<(usize, [u8; 3])>) -> usize {
         let t = &mut self.tree;
-        let node = t.nodes.len() as u32;
-        if let Some(parent) = t.nodes.last_mut() {
-            // The node added last has no child yet: this is its first.
-            parent.first_child = node;
+        let first = t.nodes.len();
+        if first == 0 {
+            return 0;
         }
         let props = t.props.len() as u32;
-        t.nodes.push(NodeData { props, parent: node.wrapping_sub(1), first_child: NONE, next_sibling: NONE, offset: offset as u32, plain_move });
-        NodeId(node)
+        let room = t.nodes.spare_capacity_mut();
+        let room_len = room.len().min(max);
+        let mut added = 0;
+        for slot in &mut room[..room_len] {
+            let Some((offset, plain_move)) = next() else { break };
+            debug_assert!(plain_move != UNMARKED);
+            debug_assert_eq!(t.source.as_bytes().get(offset..offset + 6).map(|b| [b[1], b[3], b[4]]), Some(plain_move));
+            let id = (first + added) as u32;
+            slot.write(NodeData { props, parent: id - 1, first_child: id + 1, next_sibling: NONE, offset: offset as u32, plain_move });
+            added += 1;
+        }
+        if added > 0 {
+            // SAFETY: the first `added` records of the room were written.
+            unsafe { t.nodes.set_len(first + added) };
+            t.nodes[first - 1].first_child = first as u32;
+            t.nodes[first + added - 1].first_child = NONE;
+        }
+        added
     }
 
     /// The records of the one property, with its one value, of an
