@@ -54,6 +54,12 @@
 //!    finds their race a seki with the enemy moving first and a seki or
 //!    better with the chain's side moving first, the race read with the
 //!    other dead chains taken off the board.
+//! 5. A group with no room of its own in a final position (none of the
+//!    empty regions beside it, dead stones taken off, is surrounded by its
+//!    colour alone), beside open ground of 12 points or more and a settled
+//!    enemy chain (pass-alive, or with a region of its own), is dead: the
+//!    playouts, filling the open ground at random, make eyes there for it
+//!    about as often as not.
 //!
 //! The random numbers come from the board's Zobrist hash (stones only)
 //! through splitmix64 and xorshift64*, so the answer depends on the stones
@@ -278,6 +284,9 @@ const READ_BUDGET: usize = 1_000;
 const POSITION_BUDGET: usize = 2_000;
 /// Nodes the seki search of a position may visit in all.
 const SEKI_BUDGET: usize = 500;
+/// An empty region of this many points beside a group is open ground: the
+/// playouts fill it at random and make eyes in it about as often as not.
+const OPEN_GROUND: usize = 12;
 
 const EMPTY: u8 = 0;
 const BLACK: u8 = 1;
@@ -511,7 +520,10 @@ impl Estimator {
         // every fight on the board).
         if params.race <= 1.0 {
             self.keep_race_winners(&shares, &linked, &root, params, &position, &mut dead_chain);
+            let before_seki = dead_chain.clone();
             self.keep_seki(&linked, &shares, params, &mut dead_chain);
+            let in_seki: Vec<bool> = before_seki.iter().zip(&dead_chain).map(|(&before, &now)| before && !now).collect();
+            self.kill_groups_without_room(&linked, &root, &in_seki, &mut dead_chain);
         }
         self.kill_bent_fours(&mut dead_chain);
 
@@ -788,6 +800,61 @@ impl Estimator {
         }
         for d in living {
             dead_chain[d] = false;
+        }
+    }
+
+    /// A group with no room of its own at the end of a game: none of the
+    /// empty regions beside it (the dead stones taken off) is surrounded by
+    /// its colour alone, one of them at least is open ground
+    /// ([`OPEN_GROUND`] points or more), and it borders an enemy chain that
+    /// is settled (pass-alive, or with a region of its own). Its owner
+    /// passed with no eye and no territory beside a settled enemy; the
+    /// playouts, filling the open ground at random, let it make eyes there
+    /// about as often as not. It is dead. A group the seki rule kept
+    /// (`in_seki`) is not asked: a seki has no room of its own either.
+    fn kill_groups_without_room(&self, linked: &[bool], root: &[usize], in_seki: &[bool], dead_chain: &mut [bool]) {
+        let cells: Vec<Cell> = self
+            .cells
+            .iter()
+            .enumerate()
+            .map(|(p, &c)| match c {
+                BLACK if !dead_chain[self.chain_of[p] as usize] => Cell::Black,
+                WHITE if !dead_chain[self.chain_of[p] as usize] => Cell::White,
+                BORDER => Cell::Border,
+                _ => Cell::Empty,
+            })
+            .collect();
+        let after = Analysis::from_cells(cells, self.stride as Pt);
+        let settled = |p: usize| {
+            let chain = after.chain_at(p as Pt);
+            chain.pass_alive || chain.regions.iter().any(|&r| after.region(r).owner() == Some(chain.color))
+        };
+        let open_ground = |p: usize| after.chain_at(p as Pt).regions.iter().any(|&r| after.region(r).points.len() >= OPEN_GROUND);
+        let n = self.chains.len();
+        let mut asked = vec![false; n];
+        let mut homeless = Vec::new();
+        for id in 0..n {
+            if !linked[id] || dead_chain[id] || asked[root[id]] {
+                continue;
+            }
+            asked[root[id]] = true;
+            let group: Vec<usize> = (id..n).filter(|&j| linked[j] && root[j] == root[id] && !dead_chain[j]).collect();
+            let first_stones = || group.iter().map(|&j| self.chain_stones(j)[0]);
+            if group.iter().any(|&j| in_seki[j]) || first_stones().any(settled) || !first_stones().any(open_ground) {
+                continue;
+            }
+            let color = self.chains[id].color;
+            let beside_settled_enemy = group
+                .iter()
+                .flat_map(|&j| self.chain_stones(j))
+                .flat_map(|&s| self.nbrs(s))
+                .any(|q| self.cells[q] == BLACK + WHITE - color && !dead_chain[self.chain_of[q] as usize] && settled(q));
+            if beside_settled_enemy {
+                homeless.extend(group);
+            }
+        }
+        for id in homeless {
+            dead_chain[id] = true;
         }
     }
 
@@ -1831,6 +1898,31 @@ mod tests {
         // A straight three in the corner, its middle point empty.
         let three = ["...X...", "XXXX...", "OOOO...", ".......", "......."];
         assert_eq!(reason_at(&three, (0, 1), 0.95), DoubtReason::EyeShape);
+    }
+
+    #[test]
+    fn a_group_with_no_room_of_its_own_beside_a_settled_enemy_is_dead() {
+        // The rows under the first two are empty: open ground for both.
+        let killed = |top: [&str; 2]| {
+            let mut rows = vec!["........."; 9];
+            rows[..2].copy_from_slice(&top);
+            let b = board_from(&rows);
+            let est = Estimator::new(&b, 0);
+            let n = est.chains.len();
+            let linked: Vec<bool> = (0..n).map(|id| !est.pass_alive[id]).collect();
+            let mut dead = vec![false; n];
+            est.kill_groups_without_room(&linked, &est.groups(&linked), &vec![false; n], &mut dead);
+            let mut stones: Vec<Pt> = (0..n).filter(|&id| dead[id]).flat_map(|id| est.chain_stones(id).iter().map(|&p| p as Pt)).collect();
+            stones.sort_unstable();
+            (b, stones)
+        };
+        // Beside a pass-alive group, a stone with no eye is dead.
+        let (b, dead) = killed([".X.XO....", "XXXX....."]);
+        assert_eq!(dead, pts(&b, &[(4, 0)]));
+        // With an eye of its own (the point between its three stones), it lives.
+        assert!(killed([".X.XO.O..", "XXXX.O..."]).1.is_empty());
+        // Beside an enemy with no room of its own either, nothing is settled.
+        assert!(killed(["XXXXO....", "........."]).1.is_empty());
     }
 
     #[test]
