@@ -108,10 +108,14 @@ impl Position {
 
     fn sgf(&self) -> String {
         let letter = |v: usize| (b'a' + v as u8) as char;
-        let list = |color: P| -> String {
-            (0..self.points.len()).filter(|&i| self.points[i] == color).map(|i| format!("[{}{}]", letter(i % self.size), letter(i / self.size))).collect()
+        // A colour with no stone gets no property: `AB` with no value
+        // followed by `AW[..]` would read as one property named `ABAW`.
+        let setup = |name: &str, color: P| -> String {
+            let values: String =
+                (0..self.points.len()).filter(|&i| self.points[i] == color).map(|i| format!("[{}{}]", letter(i % self.size), letter(i / self.size))).collect();
+            if values.is_empty() { String::new() } else { format!("{name}{values}") }
         };
-        format!("(;GM[1]FF[4]SZ[{}]RU[Japanese]KM[0]AB{}AW{};B[];W[])", self.size, list(P::Black), list(P::White))
+        format!("(;GM[1]FF[4]SZ[{}]RU[Japanese]KM[0]{}{};B[];W[])", self.size, setup("AB", P::Black), setup("AW", P::White))
     }
 
     fn drawn(&self) -> String {
@@ -256,6 +260,16 @@ proptest! {
         let pos = pos.unwrap();
         prop_assert_eq!(kifu_count(&pos), simple_count(&pos), "\n{}", pos.drawn());
     }
+}
+
+/// One colour only (the seed proptest found): its set-up is written
+/// without an empty `AB`.
+#[test]
+fn a_board_of_one_colour_counts_every_eye() {
+    let pos = finished_position(9, 16653182315214255870).expect("a finished position");
+    assert!(!pos.sgf().contains("AB"));
+    assert_eq!(kifu_count(&pos), simple_count(&pos));
+    assert_eq!(kifu_count(&pos), (0, 18));
 }
 
 /// The generator makes what the test is about: most positions it gives
