@@ -54,7 +54,7 @@
 //!    finds their race a seki with the enemy moving first and a seki or
 //!    better with the chain's side moving first, the race read with the
 //!    other dead chains taken off the board.
-//! 5. A group with no room of its own in a final position (none of the
+//! 5. A group with no room of its own once both players passed (none of the
 //!    empty regions beside it, dead stones taken off, is surrounded by its
 //!    colour alone), beside open ground of 12 points or more and a settled
 //!    enemy chain (pass-alive, or with a region of its own), is dead: the
@@ -188,6 +188,9 @@ struct Params {
     /// move, 0: off), its share is at least `probe_alive`.
     probe_playouts: usize,
     probe_alive: f64,
+    /// Both players passed: a group with no room of its own is dead
+    /// (`Estimator::kill_groups_without_room`).
+    passed: bool,
 }
 
 const PARAMS: Params = Params {
@@ -208,6 +211,7 @@ const PARAMS: Params = Params {
     race: 0.5,
     probe_playouts: 12,
     probe_alive: 0.45,
+    passed: true,
 };
 
 /// Decides the dead stones, the unsure chains and the seki of a final
@@ -225,6 +229,10 @@ pub enum Effort {
     /// A finished game's final position: as many playouts and probes as
     /// the doubtful chains need (the figures of docs/accuracy.md).
     Final,
+    /// A counted game whose record stops before the passes (Fox, programs'
+    /// tournaments): as `Final`, but nothing is concluded from both players
+    /// having passed (such records often stop with open ground left).
+    Counted,
     /// A position in play (a resignation, a game stopped on time): one
     /// round of [`IN_PLAY_PLAYOUTS`] playouts, no second phase, no probes
     /// and no reading of races, well under a millisecond on 19x19. Its
@@ -250,6 +258,7 @@ pub fn estimate_with(board: &Board, effort: Effort) -> Estimate {
 pub fn estimate_seeded(board: &Board, effort: Effort, seed: u64) -> Estimate {
     let params = match effort {
         Effort::Final => PARAMS,
+        Effort::Counted => Params { passed: false, ..PARAMS },
         Effort::InPlay => Params { first_playouts: IN_PLAY_PLAYOUTS, max_playouts: 0, probe_playouts: 0, race: f64::INFINITY, ..PARAMS },
     };
     Estimator::new(board, seed).run(&params)
@@ -523,7 +532,9 @@ impl Estimator {
             let before_seki = dead_chain.clone();
             self.keep_seki(&linked, &shares, params, &mut dead_chain);
             let in_seki: Vec<bool> = before_seki.iter().zip(&dead_chain).map(|(&before, &now)| before && !now).collect();
-            self.kill_groups_without_room(&linked, &root, &in_seki, &mut dead_chain);
+            if params.passed {
+                self.kill_groups_without_room(&linked, &root, &in_seki, &mut dead_chain);
+            }
         }
         self.kill_bent_fours(&mut dead_chain);
 

@@ -208,8 +208,14 @@ pub fn score_game(game: &GameTree, options: &ScoreOptions) -> Result<GameScore, 
     let recorded_result = recorded.as_deref().and_then(|re| recorded_result(re, root, &komi, &mut diagnostics));
     // A game whose RE has a margin was counted, even when its record
     // stops before the passes (Fox, tournament programs).
-    let settled = position.ended_by_passes || recorded_result.as_ref().is_some_and(|r| r.margin().is_some());
-    let effort = if settled { Effort::Final } else { Effort::InPlay };
+    let counted = recorded_result.as_ref().is_some_and(|r| r.margin().is_some());
+    let effort = if position.ended_by_passes {
+        Effort::Final
+    } else if counted {
+        Effort::Counted
+    } else {
+        Effort::InPlay
+    };
     let DeadStonesFound { dead, unsure, calls, from } = dead_stones(&position, end, options, effort, &mut diagnostics)?;
     let mut rules = position.rules;
     let kgs_default = provenance.apply(&mut rules, options.rules.seki_eyes.is_some());
