@@ -312,6 +312,15 @@ fn cell_code(c: Cell) -> u8 {
     }
 }
 
+fn cell_of(code: u8) -> Cell {
+    match code {
+        EMPTY => Cell::Empty,
+        BLACK => Cell::Black,
+        WHITE => Cell::White,
+        _ => Cell::Border,
+    }
+}
+
 /// A chain of the final position.
 struct Chain {
     color: u8,
@@ -529,9 +538,7 @@ impl Estimator {
         // every fight on the board).
         if params.race <= 1.0 {
             self.keep_race_winners(&shares, &linked, &root, params, &position, &mut dead_chain);
-            let before_seki = dead_chain.clone();
-            self.keep_seki(&linked, &shares, params, &mut dead_chain);
-            let in_seki: Vec<bool> = before_seki.iter().zip(&dead_chain).map(|(&before, &now)| before && !now).collect();
+            let in_seki = self.keep_seki(&linked, &shares, params, &mut dead_chain);
             if params.passed {
                 self.kill_groups_without_room(&linked, &root, &in_seki, &mut dead_chain);
             }
@@ -769,17 +776,12 @@ impl Estimator {
     /// a seki with the enemy moving first, and a seki or better with the
     /// chain's side moving first. The race is read with the other dead
     /// chains taken off: stones that will be removed must not shorten the
-    /// liberties of the chains around them.
-    fn keep_seki(&self, linked: &[bool], shares: &[f64], params: &Params, dead_chain: &mut [bool]) {
+    /// liberties of the chains around them. Returns the chains it keeps.
+    fn keep_seki(&self, linked: &[bool], shares: &[f64], params: &Params, dead_chain: &mut [bool]) -> Vec<usize> {
         let n = self.chains.len();
         let mut living = Vec::new();
         let mut nodes_left = SEKI_BUDGET;
-        let mut cleared = self.cells.clone();
-        for id in (0..n).filter(|&id| dead_chain[id]) {
-            for &p in self.chain_stones(id) {
-                cleared[p] = EMPTY;
-            }
-        }
+        let cleared = self.without_dead(dead_chain);
         for d in (0..n).filter(|&d| dead_chain[d] && linked[d] && shares[d] >= params.unsure.0) {
             let stones = self.chain_stones(d);
             let mut cells = cleared.clone();
@@ -787,7 +789,7 @@ impl Estimator {
                 cells[p] = self.cells[p];
             }
             let position = reader::Position::from_cells(self.stride, &cells);
-            let liberties = position.liberties_at(stones[0]);
+            let liberties = position.liberties(stones[0]);
             let mut enemies: Vec<(usize, usize)> = stones
                 .iter()
                 .flat_map(|&s| self.nbrs(s).map(|q| (s, q)))
@@ -797,7 +799,7 @@ impl Estimator {
             enemies.dedup_by_key(|&mut (_, q)| self.chain_of[q]);
             let in_seki = enemies.into_iter().any(|(s, q)| {
                 let e = self.chain_of[q] as usize;
-                if dead_chain[e] || self.pass_alive[e] || !position.liberties_at(q).iter().any(|l| liberties.contains(l)) {
+                if dead_chain[e] || self.pass_alive[e] || !position.liberties(q).iter().any(|l| liberties.contains(l)) {
                     return false;
                 }
                 let mut reading = position.clone().with_budget(READ_BUDGET.min(nodes_left));
@@ -809,9 +811,21 @@ impl Estimator {
                 living.push(d);
             }
         }
-        for d in living {
+        for &d in &living {
             dead_chain[d] = false;
         }
+        living
+    }
+
+    /// The cells with the dead chains taken off.
+    fn without_dead(&self, dead_chain: &[bool]) -> Vec<u8> {
+        let mut cells = self.cells.clone();
+        for id in (0..self.chains.len()).filter(|&id| dead_chain[id]) {
+            for &p in self.chain_stones(id) {
+                cells[p] = EMPTY;
+            }
+        }
+        cells
     }
 
     /// A group with no room of its own at the end of a game: none of the
@@ -823,18 +837,8 @@ impl Estimator {
     /// playouts, filling the open ground at random, let it make eyes there
     /// about as often as not. It is dead. A group the seki rule kept
     /// (`in_seki`) is not asked: a seki has no room of its own either.
-    fn kill_groups_without_room(&self, linked: &[bool], root: &[usize], in_seki: &[bool], dead_chain: &mut [bool]) {
-        let cells: Vec<Cell> = self
-            .cells
-            .iter()
-            .enumerate()
-            .map(|(p, &c)| match c {
-                BLACK if !dead_chain[self.chain_of[p] as usize] => Cell::Black,
-                WHITE if !dead_chain[self.chain_of[p] as usize] => Cell::White,
-                BORDER => Cell::Border,
-                _ => Cell::Empty,
-            })
-            .collect();
+    fn kill_groups_without_room(&self, linked: &[bool], root: &[usize], in_seki: &[usize], dead_chain: &mut [bool]) {
+        let cells = self.without_dead(dead_chain).into_iter().map(cell_of).collect();
         let after = Analysis::from_cells(cells, self.stride as Pt);
         let settled = |p: usize| {
             let chain = after.chain_at(p as Pt);
@@ -851,7 +855,7 @@ impl Estimator {
             asked[root[id]] = true;
             let group: Vec<usize> = (id..n).filter(|&j| linked[j] && root[j] == root[id] && !dead_chain[j]).collect();
             let first_stones = || group.iter().map(|&j| self.chain_stones(j)[0]);
-            if group.iter().any(|&j| in_seki[j]) || first_stones().any(settled) || !first_stones().any(open_ground) {
+            if group.iter().any(|j| in_seki.contains(j)) || first_stones().any(settled) || !first_stones().any(open_ground) {
                 continue;
             }
             let color = self.chains[id].color;
@@ -1922,7 +1926,7 @@ mod tests {
             let n = est.chains.len();
             let linked: Vec<bool> = (0..n).map(|id| !est.pass_alive[id]).collect();
             let mut dead = vec![false; n];
-            est.kill_groups_without_room(&linked, &est.groups(&linked), &vec![false; n], &mut dead);
+            est.kill_groups_without_room(&linked, &est.groups(&linked), &[], &mut dead);
             let mut stones: Vec<Pt> = (0..n).filter(|&id| dead[id]).flat_map(|id| est.chain_stones(id).iter().map(|&p| p as Pt)).collect();
             stones.sort_unstable();
             (b, stones)

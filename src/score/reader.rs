@@ -158,13 +158,9 @@ impl Position {
         (stones, libs)
     }
 
-    fn liberties(&self, p: usize) -> Vec<usize> {
-        self.chain(p).1
-    }
-
     /// The liberties of the chain at `p` (sorted).
-    pub(crate) fn liberties_at(&self, p: usize) -> Vec<usize> {
-        self.liberties(p)
+    pub(crate) fn liberties(&self, p: usize) -> Vec<usize> {
+        self.chain(p).1
     }
 
     /// Plays `c` at `p` if legal (empty, not the ko point, not suicide);
