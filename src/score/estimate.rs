@@ -539,6 +539,7 @@ impl Estimator {
         if params.race <= 1.0 {
             self.keep_race_winners(&shares, &linked, &root, params, &position, &mut dead_chain);
             let in_seki = self.keep_seki(&linked, &shares, params, &mut dead_chain);
+            self.kill_false_seki(&mut dead_chain);
             if params.passed {
                 self.kill_groups_without_room(&linked, &root, &in_seki, &mut dead_chain);
             }
@@ -815,6 +816,36 @@ impl Estimator {
             dead_chain[d] = false;
         }
         living
+    }
+
+    /// A seki of two shared liberties that one side breaks by a sacrifice
+    /// and the other cannot (`reader::Position::sacrifice_kills`): the
+    /// chain the sacrifice kills is dead. The playouts never fill a shared
+    /// liberty there (it is a self-atari), so they keep both chains.
+    fn kill_false_seki(&self, dead_chain: &mut [bool]) {
+        let position = reader::Position::from_cells(self.stride, &self.without_dead(dead_chain));
+        let mut killed = Vec::new();
+        for b in (0..self.chains.len()).filter(|&id| !dead_chain[id]) {
+            let victim = self.chain_stones(b)[0];
+            let liberties = position.liberties(victim);
+            if liberties.len() != 2 {
+                continue;
+            }
+            let breaks = self.nbrs(liberties[0]).into_iter().any(|q| {
+                let a = self.chain_of[q];
+                a != NO_CHAIN
+                    && !dead_chain[a as usize]
+                    && self.chains[a as usize].color != self.chains[b].color
+                    && position.sacrifice_kills(q, victim)
+                    && !position.sacrifice_kills(victim, q)
+            });
+            if breaks {
+                killed.push(b);
+            }
+        }
+        for b in killed {
+            dead_chain[b] = true;
+        }
     }
 
     /// The cells with the dead chains taken off.
