@@ -414,7 +414,7 @@ impl Position {
                 return false;
             }
             if !after.play(last, cb) {
-                return true;
+                return false;
             }
             let (owner, libs) = after.chain(last);
             // The captured stones must be the whole eye space of `b`'s chain.
