@@ -418,9 +418,8 @@ impl Position {
             }
             let (owner, libs) = after.chain(last);
             // The captured stones must be the whole eye space of `b`'s chain.
-            let enclosed = given.iter().all(|&p| {
-                after.nbrs(p).iter().all(|&n| given.contains(&n) || after.cells[n] == BORDER || owner.binary_search(&n).is_ok())
-            });
+            let enclosed =
+                given.iter().all(|&p| after.nbrs(p).iter().all(|&n| given.contains(&n) || after.cells[n] == BORDER || owner.binary_search(&n).is_ok()));
             let eye: Vec<Pt> = given.iter().map(|&p| p as Pt).collect();
             enclosed && libs.iter().all(|l| given.contains(l)) && !matches!(eye_space_at(&after, &eye, cb), Eyes::Two)
         })
@@ -904,8 +903,9 @@ mod tests {
         // liberties (the empty points) and have no other. Black fills the
         // one beside its middle stone; White must capture four stones in
         // the shape of a pyramid, and Black takes its centre.
+        #[rustfmt::skip]
         let corner = board(&[
-            "......", //
+            "......",
             "XXXXXX",
             "XXXOOX",
             "XXXOOO",
