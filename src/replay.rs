@@ -631,7 +631,7 @@ impl Replayer {
         }
         let suicided = self.state.board.play_into(color, pt, &mut self.captured);
         self.state.ko = match self.captured.as_slice() {
-            [single] if suicided == 0 && self.state.board.chain_len(pt) == 1 && self.single_liberty(pt) => ko_ban(*single, color.opponent()),
+            [single] if suicided == 0 && self.state.board.is_lone_stone(pt) && self.single_liberty(pt) => ko_ban(*single, color.opponent()),
             _ => NO_KO,
         };
         if suicided > 0 && !self.suicide(color, point, suicided, prop) {
