@@ -531,7 +531,32 @@ impl Board {
     /// among the stones just relinked, not by a second look at every point.
     pub fn rebuild_chains_find_dead(&mut self) -> Vec<Pt> {
         let stones = self.relink();
-        stones.into_iter().map(|(p, _)| p).filter(|&p| self.spots[p as usize].head == p && self.spots[p as usize].libs == 0).collect()
+        self.dead_among(&stones)
+    }
+
+    /// [`Board::rebuild_chains_find_dead`] for a board that had no stone
+    /// before the setups since, `set` holding every point they set (in any
+    /// order, repeats allowed): only those points are looked at, not the
+    /// whole board (a handicap sets a few stones on 361 points).
+    pub fn link_setup_on_empty(&mut self, set: &mut Vec<Pt>) -> Vec<Pt> {
+        set.sort_unstable();
+        set.dedup();
+        let mut stones = Vec::with_capacity(set.len());
+        for &p in set.iter() {
+            let spot = &mut self.spots[p as usize];
+            if let Some(color) = spot.cell.color() {
+                stones.push((p, color));
+                spot.cell = Cell::Empty;
+            }
+        }
+        debug_assert_eq!(stones.len(), self.stone_count as usize, "every stone is among the points set");
+        self.link(&stones);
+        self.dead_among(&stones)
+    }
+
+    /// The heads of the chains without liberty among `stones`.
+    fn dead_among(&self, stones: &[(Pt, Color)]) -> Vec<Pt> {
+        stones.iter().map(|&(p, _)| p).filter(|&p| self.spots[p as usize].head == p && self.spots[p as usize].libs == 0).collect()
     }
 
     /// Rebuilds the chains; returns the stones, in index order (row by row).
@@ -558,13 +583,19 @@ impl Board {
             }
         }
         lift(whole, chunks.into_remainder());
+        self.link(&stones);
+        stones
+    }
+
+    /// Links `stones`, lifted from the board (their cells empty, the hash
+    /// and count still theirs), in index order (row by row, as `points()`
+    /// gives them).
+    fn link(&mut self, stones: &[(Pt, Color)]) {
         let (hash, stone_count) = (self.hash, self.stone_count);
-        // Index order is row by row, as `points()` gives them.
-        for &(p, color) in &stones {
+        for &(p, color) in stones {
             self.put(color, p);
         }
         (self.hash, self.stone_count) = (hash, stone_count);
-        stones
     }
 
     /// Chains with no liberty (possible only after setup), one point each,
