@@ -82,8 +82,22 @@ const MAX_POINTS: usize = MAX_STRIDE * MAX_STRIDE;
 /// Computed at compile time: the hot path reads them with no lazy
 /// initialisation check.
 struct Keys {
-    stones: [[u64; 2]; MAX_POINTS],
+    /// By point and colour; the points past `MAX_POINTS` are never used
+    /// (see [`Keys::stone`]).
+    stones: [[u64; 2]; KEY_SLOTS],
     white_to_move: u64,
+}
+
+/// A power of two above `MAX_POINTS`: a point's index masked to it is
+/// itself, and the look-up needs no bounds check (a comparison and a
+/// branch a move, where a mask is one instruction).
+const KEY_SLOTS: usize = MAX_POINTS.next_power_of_two();
+
+impl Keys {
+    #[inline(always)]
+    fn stone(&self, p: Pt, color: Color) -> u64 {
+        self.stones[p as usize & (KEY_SLOTS - 1)][color.index()]
+    }
 }
 
 static KEYS: Keys = make_keys();
@@ -98,7 +112,7 @@ const fn make_keys() -> Keys {
         z ^ (z >> 31)
     }
     let mut state = 0x6b69_6675_5f7a_6f62u64; // "kifu_zob"
-    let mut stones = [[0; 2]; MAX_POINTS];
+    let mut stones = [[0; 2]; KEY_SLOTS];
     let mut i = 0;
     while i < MAX_POINTS {
         let black = next(&mut state);
@@ -416,11 +430,10 @@ impl Board {
     /// the new stone's chain has a liberty.
     #[inline(always)]
     fn put(&mut self, color: Color, p: Pt) -> Put {
-        let pi = p as usize;
         let own = Cell::of(color);
         *self.spot_mut(p) = Spot { cell: own, head: p, next: p, libs: 0, stones: 1 };
         self.stone_count += 1;
-        self.hash ^= KEYS.stones[pi][color.index()];
+        self.hash ^= KEYS.stone(p, color);
         let mut empties = 0;
         let mut least = u16::MAX;
         let enemy = Cell::of(color.opponent());
@@ -485,7 +498,7 @@ impl Board {
             let spot = self.spot_mut(q);
             spot.cell = Cell::Empty;
             let next = spot.next;
-            self.hash ^= KEYS.stones[q as usize][color.index()];
+            self.hash ^= KEYS.stone(q, color);
             out.push(q);
             q = next;
             if q == p {
@@ -512,11 +525,11 @@ impl Board {
         let pi = p as usize;
         assert!(self.spots[pi].cell != Cell::Border && cell != Cell::Border, "set changes a point of the board");
         if let Some(old) = self.spots[pi].cell.color() {
-            self.hash ^= KEYS.stones[pi][old.index()];
+            self.hash ^= KEYS.stone(p, old);
             self.stone_count -= 1;
         }
         if let Some(new) = cell.color() {
-            self.hash ^= KEYS.stones[pi][new.index()];
+            self.hash ^= KEYS.stone(p, new);
             self.stone_count += 1;
         }
         self.spots[pi].cell = cell;
