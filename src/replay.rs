@@ -335,6 +335,14 @@ fn ko_ban(pt: Pt, color: Color) -> u32 {
 /// [`State::ko`] when no point is banned.
 const NO_KO: u32 = u32::MAX;
 
+/// What [`Replayer::enter_node`] found in a node.
+struct Entered {
+    /// `KO[]`: the node's moves are executed whatever the rules say.
+    forced: bool,
+    /// The node has a `B` or `W` property.
+    moves: bool,
+}
+
 /// A branch point: where each later child restarts from.
 struct Branch<'a> {
     state: State,
@@ -462,10 +470,13 @@ impl Replayer {
                 return self.visit_move(color, prop, false);
             }
         }
-        let forced = self.enter(node);
-        for prop in node.properties() {
-            if let Some(color) = move_color(prop) {
-                self.visit_move(color, prop, forced);
+        let entered = self.enter_node(node);
+        // A node with no move (a root) is not looked at again.
+        if entered.moves {
+            for prop in node.properties() {
+                if let Some(color) = move_color(prop) {
+                    self.visit_move(color, prop, entered.forced);
+                }
             }
         }
     }
@@ -473,13 +484,20 @@ impl Replayer {
     /// What acts before a node's moves: setup and PL. Returns whether KO[]
     /// forces the node's moves (it changes how they are reported).
     fn enter(&mut self, node: Node<'_>) -> bool {
+        self.enter_node(node).forced
+    }
+
+    /// [`Replayer::enter`], also telling whether the node has a move.
+    fn enter_node(&mut self, node: Node<'_>) -> Entered {
         // One look at the identifiers first.
-        let (mut setup, mut pl, mut forced) = (false, false, false);
+        let (mut setup, mut pl) = (false, false);
+        let mut entered = Entered { forced: false, moves: false };
         for prop in node.properties() {
             match prop.code() {
+                PropId::B | PropId::W => entered.moves = true,
                 PropId::AB | PropId::AW | PropId::AE => setup = true,
                 PropId::PL => pl = true,
-                PropId::KO => forced = true,
+                PropId::KO => entered.forced = true,
                 _ => {}
             }
         }
@@ -489,7 +507,7 @@ impl Replayer {
         if pl {
             self.state.last_mover = None;
         }
-        forced
+        entered
     }
 
     /// A node the parser marked as one move on a point, `;B[pd]`, the
