@@ -539,6 +539,7 @@ impl Estimator {
         if params.race <= 1.0 {
             self.keep_race_winners(&shares, &linked, &root, params, &position, &mut dead_chain);
             let in_seki = self.keep_seki(&linked, &shares, params, &mut dead_chain);
+            self.kill_false_seki(&mut dead_chain);
             if params.passed {
                 self.kill_groups_without_room(&linked, &root, &in_seki, &mut dead_chain);
             }
@@ -817,6 +818,36 @@ impl Estimator {
         living
     }
 
+    /// A seki of two shared liberties that one side breaks by a sacrifice
+    /// and the other cannot (`reader::Position::sacrifice_kills`): the
+    /// chain the sacrifice kills is dead. The playouts never fill a shared
+    /// liberty there (it is a self-atari), so they keep both chains.
+    fn kill_false_seki(&self, dead_chain: &mut [bool]) {
+        let position = reader::Position::from_cells(self.stride, &self.without_dead(dead_chain));
+        let mut killed = Vec::new();
+        for b in (0..self.chains.len()).filter(|&id| !dead_chain[id]) {
+            let victim = self.chain_stones(b)[0];
+            let liberties = position.liberties(victim);
+            if liberties.len() != 2 {
+                continue;
+            }
+            let breaks = self.nbrs(liberties[0]).into_iter().any(|q| {
+                let a = self.chain_of[q];
+                a != NO_CHAIN
+                    && !dead_chain[a as usize]
+                    && self.chains[a as usize].color != self.chains[b].color
+                    && position.sacrifice_kills(q, victim)
+                    && !position.sacrifice_kills(victim, q)
+            });
+            if breaks {
+                killed.push(b);
+            }
+        }
+        for b in killed {
+            dead_chain[b] = true;
+        }
+    }
+
     /// The cells with the dead chains taken off.
     fn without_dead(&self, dead_chain: &[bool]) -> Vec<u8> {
         let mut cells = self.cells.clone();
@@ -933,9 +964,10 @@ impl Estimator {
         true
     }
 
-    /// Marks dead the chains around a bent four in the corner that the
-    /// playouts kept as a seki (the shapes of [`BENT_FOUR`]), in each of
-    /// the four corners and both orientations.
+    /// Marks dead the chains around a bent four in the corner (the shapes
+    /// of [`BENT_FOUR`]), in each of the four corners and both
+    /// orientations: the playouts see a seki there, or the attacker's
+    /// stones dead.
     fn kill_bent_fours(&self, dead_chain: &mut [bool]) {
         let width = self.stride - 2;
         if width == 0 {
@@ -965,8 +997,9 @@ impl Estimator {
 
     /// If `eye` (points, and whether the attacker has a stone there) is on
     /// the board as the shape says, enclosed by living chains of the other
-    /// colour (the defender) with no liberty outside it, and both sides
-    /// live as in a seki, the defender's chains are dead.
+    /// colour (the defender) whose liberties outside it the attacker can
+    /// fill, the defender's chains are dead and the attacker's stones in
+    /// the eye alive, whatever the playouts made of them.
     fn kill_bent_four(&self, eye: &[(usize, bool)], dead_chain: &mut [bool]) {
         let Some(&(first, _)) = eye.iter().find(|(_, stone)| *stone) else { return };
         let attacker = self.cells[first];
@@ -977,7 +1010,7 @@ impl Estimator {
         let inside = |p: usize| eye.iter().any(|&(q, _)| q == p);
         for &(p, stone) in eye {
             let want = if stone { attacker } else { EMPTY };
-            if self.cells[p] != want || (stone && dead_chain[self.chain_of[p] as usize]) {
+            if self.cells[p] != want {
                 return;
             }
         }
@@ -996,24 +1029,54 @@ impl Estimator {
                 }
             }
         }
-        // No liberty outside the eye, and the attacker's chains around are
-        // alive: the defender cannot escape or win a race instead.
+        // The defender's liberties outside the eye are dame the attacker
+        // fills safely first (free under territory counting), and the
+        // attacker's chains around are alive: the defender cannot escape
+        // or win a race instead.
+        let mut outside: Vec<usize> = Vec::new();
         for &id in &around {
             if dead_chain[id] {
                 return;
             }
             for &s in self.chain_stones(id) {
-                for n in self.nbrs(s) {
-                    let outside = !inside(n);
-                    if outside && (self.cells[n] == EMPTY || (self.cells[n] == attacker && dead_chain[self.chain_of[n] as usize])) {
+                for n in self.nbrs(s).into_iter().filter(|&n| !inside(n)) {
+                    if self.cells[n] == attacker && dead_chain[self.chain_of[n] as usize] {
                         return;
+                    }
+                    if self.cells[n] == EMPTY && !outside.contains(&n) {
+                        outside.push(n);
                     }
                 }
             }
         }
+        if !outside.iter().all(|&n| self.fills_safely(n, attacker, &outside, dead_chain)) {
+            return;
+        }
         for id in around {
             dead_chain[id] = true;
         }
+        for &(p, stone) in eye {
+            if stone {
+                dead_chain[self.chain_of[p] as usize] = false;
+            }
+        }
+    }
+
+    /// Whether `color` can fill the empty point `p`, one of the `closing`
+    /// points it means to fill: `p` touches a living chain of `color` that
+    /// is pass-alive or keeps two liberties besides them.
+    fn fills_safely(&self, p: usize, color: u8, closing: &[usize], dead_chain: &[bool]) -> bool {
+        self.nbrs(p).into_iter().any(|q| {
+            let id = self.chain_of[q] as usize;
+            if self.cells[q] != color || dead_chain[id] {
+                return false;
+            }
+            let mut kept: Vec<usize> =
+                self.chain_stones(id).iter().flat_map(|&s| self.nbrs(s)).filter(|&l| self.cells[l] == EMPTY && !closing.contains(&l)).collect();
+            kept.sort_unstable();
+            kept.dedup();
+            self.pass_alive[id] || kept.len() >= 2
+        })
     }
 
     /// Shares by group: chains of one colour that share a liberty can
@@ -2178,10 +2241,12 @@ mod tests {
     }
 
     #[test]
-    fn bent_four_shape_with_an_outside_liberty_stays_a_seki() {
+    fn bent_four_with_outside_liberties_the_attacker_fills_safely_is_dead() {
         // As above, but White's chain has a liberty at e1 outside the
-        // corner: not the bent four of the rules (and the playouts decide).
-        let b = board_from(&[
+        // corner: a dame Black fills from its chain of many liberties
+        // before forcing the ko. Dead as well, even where the playouts
+        // called Black's two stones dead.
+        let dame = [
             "....OX...", //
             "....OX...",
             "....OX...",
@@ -2191,7 +2256,23 @@ mod tests {
             "...OXXXO.",
             "...OXOOOX",
             "...O.O.X.",
-        ]);
+        ];
+        let b = board_from(&dame);
+        let est = Estimator::new(&b, 0);
+        let id = |x: usize, y: usize| est.chain_of[b.point(x, y).unwrap() as usize] as usize;
+        for black_called_dead in [false, true] {
+            let mut dead = vec![false; est.chains.len()];
+            for stone in [id(7, 8), id(8, 7)] {
+                dead[stone] = black_called_dead;
+            }
+            est.kill_bent_fours(&mut dead);
+            assert!(dead[id(5, 8)] && dead[id(7, 5)] && !dead[id(7, 8)] && !dead[id(8, 7)], "{dead:?}");
+        }
+        // With e2 White's, e1 is a liberty in White's own area, which
+        // Black cannot fill: the playouts decide.
+        let mut own_area = dame;
+        own_area[7] = "...OOOOOX";
+        let b = board_from(&own_area);
         let est = Estimator::new(&b, 0);
         let mut dead = vec![false; est.chains.len()];
         est.kill_bent_fours(&mut dead);

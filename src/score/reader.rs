@@ -15,7 +15,9 @@
 //!   self-atari without capturing are not played, so a shared liberty
 //!   neither side can fill leaves a seki. The search ends with a capture,
 //!   two passes (seki), or a chain escaping to [`SAFE_LIBERTIES`] more
-//!   liberties than the race needs.
+//!   liberties than the race needs. A seki of two shared liberties is
+//!   also asked whether one side breaks it by a sacrifice: filling one,
+//!   so that the stones the other side captures leave it a nakade.
 //! - **eye space**: a region of empty points (and the opponent's stones in
 //!   it) enclosed by one colour gives its owner no eye, one, or two, from
 //!   its shape: the nakade shapes of three to six points (straight and
@@ -385,6 +387,43 @@ impl Position {
         let b_first = second.race_value(a, b, ca, cb, 0, -1, 1);
         self.nodes = second.nodes;
         (a_first, b_first)
+    }
+
+    /// Whether the chain at `a` kills the chain at `b` in a seki of two
+    /// shared liberties (each chain has exactly those two) by giving
+    /// itself up: `a` fills one of them, `b` must capture at the other,
+    /// and the stones captured leave `b` an eye space of one eye, or one
+    /// whose vital point `a`'s side then takes (a pyramid four, say). The
+    /// race search does not play such sacrifices: it ends when `a` is
+    /// captured.
+    pub(crate) fn sacrifice_kills(&self, a: usize, b: usize) -> bool {
+        let (ca, cb) = (self.cells[a], self.cells[b]);
+        let shared = self.liberties(a);
+        if (ca != BLACK && ca != WHITE) || cb != other(ca) || shared.len() != 2 || self.liberties(b) != shared {
+            return false;
+        }
+        (0..2).any(|i| {
+            let (fill, last) = (shared[i], shared[1 - i]);
+            let mut after = self.clone();
+            after.ko = 0;
+            if !after.play(fill, ca) {
+                return false;
+            }
+            let (given, libs) = after.chain(fill);
+            if libs != [last] {
+                return false;
+            }
+            if !after.play(last, cb) {
+                return false;
+            }
+            let (owner, libs) = after.chain(last);
+            // The captured stones must be the whole eye space of `b`'s chain.
+            let enclosed = given.iter().all(|&p| {
+                after.nbrs(p).iter().all(|&n| given.contains(&n) || after.cells[n] == BORDER || owner.binary_search(&n).is_ok())
+            });
+            let eye: Vec<Pt> = given.iter().map(|&p| p as Pt).collect();
+            enclosed && libs.iter().all(|l| given.contains(l)) && !matches!(eye_space_at(&after, &eye, cb), Eyes::Two)
+        })
     }
 
     /// Minimax value of the race for `a` (colour `ca`): 1 `a` wins, 0
@@ -856,6 +895,41 @@ mod tests {
             ".........",
         ]);
         assert_eq!(Position::new(&seki).race(at(&seki, 0, 0), at(&seki, 2, 0)), Outcome::Seki);
+    }
+
+    #[test]
+    fn a_seki_of_two_shared_liberties_is_broken_by_a_sacrifice_that_leaves_a_nakade() {
+        // The lower right corner of kgs-19-2006/2006-07-22-24: White's
+        // corner chain and Black's three stones on the edge share the two
+        // liberties (the empty points) and have no other. Black fills the
+        // one beside its middle stone; White must capture four stones in
+        // the shape of a pyramid, and Black takes its centre.
+        let corner = board(&[
+            "......", //
+            "XXXXXX",
+            "XXXOOX",
+            "XXXOOO",
+            "XXOOXO",
+            "XXO.XO",
+            "XOOOX.",
+        ]);
+        let (black, white) = (at(&corner, 4, 5).into(), at(&corner, 3, 3).into());
+        let position = Position::new(&corner);
+        assert!(position.sacrifice_kills(black, white));
+        assert!(!position.sacrifice_kills(white, black), "White's sacrifice leaves Black a big eye space");
+        // Here either sacrifice leaves a bent or bulky shape of two eyes.
+        let seki = board(&[
+            "X.OX.....", //
+            "X.OX.....",
+            "XXOX.....",
+            "OOXX.....",
+            "OOXXXXXXX",
+            "OOOOOOOOO",
+            ".........",
+        ]);
+        let (black, white) = (at(&seki, 0, 0).into(), at(&seki, 2, 0).into());
+        let position = Position::new(&seki);
+        assert!(!position.sacrifice_kills(black, white) && !position.sacrifice_kills(white, black));
     }
 
     #[test]
