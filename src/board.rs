@@ -82,8 +82,22 @@ const MAX_POINTS: usize = MAX_STRIDE * MAX_STRIDE;
 /// Computed at compile time: the hot path reads them with no lazy
 /// initialisation check.
 struct Keys {
-    stones: [[u64; 2]; MAX_POINTS],
+    /// By point and colour; the points past `MAX_POINTS` are never used
+    /// (see [`Keys::stone`]).
+    stones: [[u64; 2]; KEY_SLOTS],
     white_to_move: u64,
+}
+
+/// A power of two above `MAX_POINTS`: a point's index masked to it is
+/// itself, and the look-up needs no bounds check (a comparison and a
+/// branch a move, where a mask is one instruction).
+const KEY_SLOTS: usize = MAX_POINTS.next_power_of_two();
+
+impl Keys {
+    #[inline(always)]
+    fn stone(&self, p: Pt, color: Color) -> u64 {
+        self.stones[p as usize & (KEY_SLOTS - 1)][color.index()]
+    }
 }
 
 static KEYS: Keys = make_keys();
@@ -98,7 +112,7 @@ const fn make_keys() -> Keys {
         z ^ (z >> 31)
     }
     let mut state = 0x6b69_6675_5f7a_6f62u64; // "kifu_zob"
-    let mut stones = [[0; 2]; MAX_POINTS];
+    let mut stones = [[0; 2]; KEY_SLOTS];
     let mut i = 0;
     while i < MAX_POINTS {
         let black = next(&mut state);
@@ -132,22 +146,29 @@ enum Put {
 
 /// Everything the board keeps about one point, side by side: a move
 /// reads a point's cell and its chain links together, so one record (one
-/// bounds check, one cache line) serves what four arrays did.
+/// bounds check, one cache line) serves what four arrays did. Eight
+/// bytes, so that a point's record is one scaled index away (ten took an
+/// address computed for each of the five records a move reads).
 #[derive(Clone, Copy)]
 struct Spot {
     cell: Cell,
+    /// At a head: stones in the chain, up to 255 (more count as 255).
+    /// It only chooses which of two chains a merge relabels, the smaller;
+    /// two of 255 or more are rare enough that either will do.
+    stones: u8,
     /// For a stone: the chain's head point. Chain data lives at the head.
     head: Pt,
     /// For a stone: the next stone of its chain (circular).
     next: Pt,
-    /// At a head: pseudo-liberties of the chain.
+    /// At a head: pseudo-liberties of the chain (at most four a stone:
+    /// 10,816 on the largest board).
     libs: u16,
-    /// At a head: stones in the chain.
-    stones: u16,
 }
 
+const _: () = assert!(std::mem::size_of::<Spot>() == 8);
+
 impl Spot {
-    const EMPTY: Spot = Spot { cell: Cell::Empty, head: 0, next: 0, libs: 0, stones: 0 };
+    const EMPTY: Spot = Spot { cell: Cell::Empty, stones: 0, head: 0, next: 0, libs: 0 };
     const BORDER: Spot = Spot { cell: Cell::Border, ..Spot::EMPTY };
 }
 
@@ -287,8 +308,14 @@ impl Board {
     }
 
     /// Number of stones in the chain at `p` (0 for an empty point).
+    /// O(chain).
     pub fn chain_len(&self, p: Pt) -> usize {
-        if self.cell(p).color().is_none() { 0 } else { self.head_of(p).stones as usize }
+        if self.cell(p).color().is_none() { 0 } else { self.chain(p).len() }
+    }
+
+    /// Whether the stone at `p` is a chain of its own.
+    pub fn is_lone_stone(&self, p: Pt) -> bool {
+        self.cell(p).color().is_some() && self.spots[p as usize].next == p
     }
 
     /// The stones of the chain at `p`.
@@ -403,11 +430,10 @@ impl Board {
     /// the new stone's chain has a liberty.
     #[inline(always)]
     fn put(&mut self, color: Color, p: Pt) -> Put {
-        let pi = p as usize;
         let own = Cell::of(color);
         *self.spot_mut(p) = Spot { cell: own, head: p, next: p, libs: 0, stones: 1 };
         self.stone_count += 1;
-        self.hash ^= KEYS.stones[pi][color.index()];
+        self.hash ^= KEYS.stone(p, color);
         let mut empties = 0;
         let mut least = u16::MAX;
         let enemy = Cell::of(color.opponent());
@@ -458,7 +484,7 @@ impl Board {
             }
         }
         let (b, s) = (self.spot(big), self.spot(small));
-        *self.spot_mut(big) = Spot { next: s.next, libs: b.libs + s.libs, stones: b.stones + s.stones, ..b };
+        *self.spot_mut(big) = Spot { next: s.next, libs: b.libs + s.libs, stones: b.stones.saturating_add(s.stones), ..b };
         self.spot_mut(small).next = b.next;
     }
 
@@ -472,7 +498,7 @@ impl Board {
             let spot = self.spot_mut(q);
             spot.cell = Cell::Empty;
             let next = spot.next;
-            self.hash ^= KEYS.stones[q as usize][color.index()];
+            self.hash ^= KEYS.stone(q, color);
             out.push(q);
             q = next;
             if q == p {
@@ -499,11 +525,11 @@ impl Board {
         let pi = p as usize;
         assert!(self.spots[pi].cell != Cell::Border && cell != Cell::Border, "set changes a point of the board");
         if let Some(old) = self.spots[pi].cell.color() {
-            self.hash ^= KEYS.stones[pi][old.index()];
+            self.hash ^= KEYS.stone(p, old);
             self.stone_count -= 1;
         }
         if let Some(new) = cell.color() {
-            self.hash ^= KEYS.stones[pi][new.index()];
+            self.hash ^= KEYS.stone(p, new);
             self.stone_count += 1;
         }
         self.spots[pi].cell = cell;
@@ -518,7 +544,32 @@ impl Board {
     /// among the stones just relinked, not by a second look at every point.
     pub fn rebuild_chains_find_dead(&mut self) -> Vec<Pt> {
         let stones = self.relink();
-        stones.into_iter().map(|(p, _)| p).filter(|&p| self.spots[p as usize].head == p && self.spots[p as usize].libs == 0).collect()
+        self.dead_among(&stones)
+    }
+
+    /// [`Board::rebuild_chains_find_dead`] for a board that had no stone
+    /// before the setups since, `set` holding every point they set (in any
+    /// order, repeats allowed): only those points are looked at, not the
+    /// whole board (a handicap sets a few stones on 361 points).
+    pub fn link_setup_on_empty(&mut self, set: &mut Vec<Pt>) -> Vec<Pt> {
+        set.sort_unstable();
+        set.dedup();
+        let mut stones = Vec::with_capacity(set.len());
+        for &p in set.iter() {
+            let spot = &mut self.spots[p as usize];
+            if let Some(color) = spot.cell.color() {
+                stones.push((p, color));
+                spot.cell = Cell::Empty;
+            }
+        }
+        debug_assert_eq!(stones.len(), self.stone_count as usize, "every stone is among the points set");
+        self.link(&stones);
+        self.dead_among(&stones)
+    }
+
+    /// The heads of the chains without liberty among `stones`.
+    fn dead_among(&self, stones: &[(Pt, Color)]) -> Vec<Pt> {
+        stones.iter().map(|&(p, _)| p).filter(|&p| self.spots[p as usize].head == p && self.spots[p as usize].libs == 0).collect()
     }
 
     /// Rebuilds the chains; returns the stones, in index order (row by row).
@@ -545,13 +596,19 @@ impl Board {
             }
         }
         lift(whole, chunks.into_remainder());
+        self.link(&stones);
+        stones
+    }
+
+    /// Links `stones`, lifted from the board (their cells empty, the hash
+    /// and count still theirs), in index order (row by row, as `points()`
+    /// gives them).
+    fn link(&mut self, stones: &[(Pt, Color)]) {
         let (hash, stone_count) = (self.hash, self.stone_count);
-        // Index order is row by row, as `points()` gives them.
-        for &(p, color) in &stones {
+        for &(p, color) in stones {
             self.put(color, p);
         }
         (self.hash, self.stone_count) = (hash, stone_count);
-        stones
     }
 
     /// Chains with no liberty (possible only after setup), one point each,
@@ -682,9 +739,65 @@ mod tests {
         assert_eq!(b.points().count(), 52);
     }
 
+    /// Chains of more than 255 stones (whose counts saturate) merged
+    /// with each other: every chain is still the connected stones of one
+    /// colour, with the liberties counted right, after each move.
+    #[test]
+    fn big_chains_merge_right() {
+        let mut b = Board::new(40, 40).unwrap();
+        // Two combs of Black, each over 255 stones, White between them,
+        // then the Black stones that join the combs row by row.
+        for y in (0..40).step_by(2) {
+            for x in 0..19 {
+                b.play(Color::Black, b.point(x, y).unwrap());
+                b.play(Color::Black, b.point(39 - x, y).unwrap());
+            }
+        }
+        for y in (1..40).step_by(2) {
+            for (x, color) in [(0, Color::Black), (39, Color::Black), (19, Color::White), (20, Color::White)] {
+                b.play(color, b.point(x, y).unwrap());
+            }
+        }
+        assert_eq!(b.chain_len(b.point(0, 0).unwrap()), 20 * 19 + 20);
+        for y in (0..40).step_by(2) {
+            b.play(Color::Black, b.point(19, y).unwrap());
+            b.play(Color::Black, b.point(20, y).unwrap());
+            assert_chains_are_flood_fills(&b);
+        }
+        assert_eq!(b.chain_len(b.point(0, 0).unwrap()), 40 * 20 + 2 * 20);
+    }
+
+    /// Each chain's list is its connected stones, and its liberty count is
+    /// not zero exactly when it has a liberty.
+    fn assert_chains_are_flood_fills(b: &Board) {
+        let mut seen = vec![false; b.spots.len()];
+        for p in b.points().filter(|&p| b.cell(p) != Cell::Empty) {
+            if seen[p as usize] {
+                continue;
+            }
+            seen[p as usize] = true;
+            let mut fill = vec![p];
+            let mut i = 0;
+            while i < fill.len() {
+                for n in b.neighbors(fill[i]) {
+                    if b.cell(n) == b.cell(p) && !seen[n as usize] {
+                        seen[n as usize] = true;
+                        fill.push(n);
+                    }
+                }
+                i += 1;
+            }
+            let mut chain = b.chain(p);
+            fill.sort_unstable();
+            chain.sort_unstable();
+            assert_eq!(chain, fill);
+            assert_eq!(b.has_liberty(p), !b.liberties(p).is_empty());
+        }
+    }
+
     #[test]
     fn the_common_board_is_the_one_drawn() {
-        let cells = |spots: &[Spot]| spots.iter().map(|s| (s.cell, s.head, s.next, s.libs, s.stones)).collect::<Vec<_>>();
+        let cells = |spots: &[Spot]| spots.iter().map(|s| (s.cell, s.stones, s.head, s.next, s.libs)).collect::<Vec<_>>();
         assert_eq!(cells(&Board::new(19, 19).unwrap().spots), cells(&draw(19, 19)));
     }
 }

@@ -12,7 +12,6 @@
 
 use std::borrow::Cow;
 use std::fmt::{self, Write as _};
-use std::sync::OnceLock;
 
 use serde::Serialize;
 
@@ -729,18 +728,20 @@ pub fn property_info(id: &str) -> Option<&'static PropInfo> {
 /// catalogued identifier is one or two upper-case letters, so
 /// [`PropId::OTHER`] is none of them.
 pub fn property_info_by_code(code: PropId) -> Option<&'static PropInfo> {
-    // The catalogue's index (plus one; 0 for none) by identifier, built
-    // once: a look-up is one load.
-    static BY_CODE: OnceLock<[u8; PropId::NUMBERED]> = OnceLock::new();
-    let by_code = BY_CODE.get_or_init(|| {
+    // The catalogue's index (plus one; 0 for none) by identifier, built at
+    // compile time: a look-up is one load, with no test that it is built.
+    static BY_CODE: [u8; PropId::NUMBERED] = {
         let mut table = [0; PropId::NUMBERED];
-        for (i, p) in PROPERTIES.iter().enumerate() {
-            let slot = PropId::new(p.id).index().expect("catalogued identifiers are numbered");
-            table[slot] = u8::try_from(i + 1).expect("fewer than 255 properties");
+        let mut i = 0;
+        while i < PROPERTIES.len() {
+            let Some(slot) = PropId::new(PROPERTIES[i].id).index() else { panic!("catalogued identifiers are numbered") };
+            assert!(i < 255, "fewer than 255 properties");
+            table[slot] = i as u8 + 1;
+            i += 1;
         }
         table
-    });
-    let i = usize::from(by_code[code.index()?]);
+    };
+    let i = usize::from(BY_CODE[code.index()?]);
     i.checked_sub(1).map(|i| &PROPERTIES[i])
 }
 

@@ -100,9 +100,10 @@ struct PropData {
 /// A property identifier as a number, so that code visiting every
 /// property of a game (the checks, the replay) compares integers rather
 /// than strings. Every `FF[4]` identifier, and every normalised
-/// `FF[1]`-`FF[3]` one, is one or two upper-case letters: those pack into
-/// the number, one-to-one. Any other identifier (longer, empty, not
-/// upper-case) is [`PropId::OTHER`] and must be compared as text.
+/// `FF[1]`-`FF[3]` one, is one or two upper-case letters: those are
+/// numbered, one-to-one, in alphabetical order (one letter before two).
+/// Any other identifier (longer, empty, not upper-case) is
+/// [`PropId::OTHER`] and must be compared as text.
 ///
 /// ```
 /// use kifu::sgf::{parse_str, PropId};
@@ -144,31 +145,43 @@ impl PropId {
     pub(crate) fn of_upper(id: &[u8]) -> PropId {
         debug_assert!(id.iter().all(u8::is_ascii_uppercase));
         match *id {
-            [a] => PropId(a as u16),
-            [a, b] => PropId((a as u16) << 8 | b as u16),
+            [a] => PropId::of_letters(0, a),
+            [a, b] => PropId::of_letters(a, b),
             _ => PropId::OTHER,
         }
     }
 
-    /// How many identifiers have a number: 26 of one letter, 26 × 26 of two.
-    pub(crate) const NUMBERED: usize = 26 + 26 * 26;
+    /// `B` or `W`, the letter of a move the parser marked.
+    #[inline(always)]
+    pub(crate) const fn of_move_letter(letter: u8) -> PropId {
+        PropId::of_letters(0, letter)
+    }
+
+    /// Numbers are below this: five bits a letter.
+    pub(crate) const NUMBERED: usize = 27 << 5;
 
     /// The identifier as an index below [`PropId::NUMBERED`], for tables
-    /// and sets indexed by identifier; `None` for [`PropId::OTHER`].
+    /// and sets indexed by identifier; `None` for [`PropId::OTHER`]. The
+    /// number itself: where it packed the letters' bytes, turning it into
+    /// an index took a dozen instructions for each property the checks
+    /// visit.
     #[inline]
-    pub(crate) fn index(self) -> Option<usize> {
-        let [first, second] = self.0.to_be_bytes();
-        match (first, second) {
-            (0, 0) => None,
-            (0, letter) => Some(usize::from(letter - b'A')),
-            (a, b) => Some(26 + usize::from(a - b'A') * 26 + usize::from(b - b'A')),
-        }
+    pub(crate) const fn index(self) -> Option<usize> {
+        if self.0 == 0 { None } else { Some(self.0 as usize) }
+    }
+
+    /// The number of upper-case letters `first` (0 for none) and
+    /// `second`: each letter's rank in the alphabet from 1, in five bits
+    /// (an upper-case letter's low five bits are just that).
+    #[inline(always)]
+    const fn of_letters(first: u8, second: u8) -> PropId {
+        PropId(((first & 31) as u16) << 5 | (second & 31) as u16)
     }
 
     const fn of_bytes(id: &[u8]) -> PropId {
         match *id {
-            [a] if a.is_ascii_uppercase() => PropId(a as u16),
-            [a, b] if a.is_ascii_uppercase() && b.is_ascii_uppercase() => PropId((a as u16) << 8 | b as u16),
+            [a] if a.is_ascii_uppercase() => PropId::of_letters(0, a),
+            [a, b] if a.is_ascii_uppercase() && b.is_ascii_uppercase() => PropId::of_letters(a, b),
             _ => PropId::OTHER,
         }
     }
@@ -327,7 +340,7 @@ impl GameTree {
         let node = &self.nodes[(index & !PLAIN) as usize];
         // `;B[pd]`: the identifier right after the `;`.
         let at = node.offset + 1;
-        PropData { id: source_span(at as usize..at as usize + 1), values: index, offset: at, code: PropId(node.plain_move[0] as u16) }
+        PropData { id: source_span(at as usize..at as usize + 1), values: index, offset: at, code: PropId::of_move_letter(node.plain_move[0]) }
     }
 
     /// The record a marked node's value would have, made likewise.
@@ -401,7 +414,7 @@ impl<'a> Node<'a> {
         // property and value records, nor at the source.
         let data = self.data();
         let [letter, x, y] = data.plain_move;
-        data.is_marked().then_some((Property { tree: self.tree, index: PLAIN | self.id }, PropId(letter as u16), [x, y]))
+        data.is_marked().then_some((Property { tree: self.tree, index: PLAIN | self.id }, PropId::of_move_letter(letter), [x, y]))
     }
 
     /// Properties in file order.
@@ -646,6 +659,14 @@ impl fmt::Debug for GameTree {
 /// assert_eq!(tree.main_line().count(), 2);
 /// # let _ = mv;
 /// ```
+/// Property and value records a parse reserves room for at first (see
+/// [`GameTreeBuilder::over_source`]): the root of a KGS game has about 17
+/// properties and 26 values. Each block under the 1,032 bytes glibc keeps
+/// freed blocks of in its per-thread cache.
+const ROOM_FOR_PROPERTIES: usize = 48;
+const ROOM_FOR_VALUES: usize = 64;
+const _: () = assert!(ROOM_FOR_PROPERTIES * size_of::<PropData>() <= 1032 && ROOM_FOR_VALUES * size_of::<ValueData>() <= 1032);
+
 #[derive(Default)]
 pub struct GameTreeBuilder {
     tree: GameTree,
@@ -669,15 +690,18 @@ impl GameTreeBuilder {
     /// [`GameTreeBuilder::add_value_in_source`]), not copied.
     pub fn over_source(source: Arc<str>, bytes: usize) -> GameTreeBuilder {
         let mut tree = GameTree { source, ..GameTree::default() };
-        // A move node, `;B[pd]` and a line break, is 7 bytes; the root holds
-        // a dozen properties more. Room for that many records of each kind
-        // means no regrowth for typical files, for about 7 times their size
-        // (a marked node has no property or value record: most of their
-        // room is reserved but never written).
+        // A move node, `;B[pd]` and a line break, is 7 bytes: room for that
+        // many nodes means no regrowth for typical files. A node marked as
+        // a plain move has no property or value record, and a game of
+        // them needs records for its root alone: room for a few dozen, a
+        // block of the same size in every parse, which the allocator's
+        // per-thread cache hands back at once (a block sized by the file
+        // took a search of its free lists, and another to free it). More
+        // properties (comments, clocks) grow the vectors as they come.
         let records = bytes / 7;
         tree.nodes.reserve(records);
-        tree.props.reserve(records + 16);
-        tree.values.reserve(records + 16);
+        tree.props.reserve(ROOM_FOR_PROPERTIES);
+        tree.values.reserve(ROOM_FOR_VALUES);
         GameTreeBuilder { tree }
     }
 
