@@ -833,11 +833,8 @@ impl Estimator {
             }
             let breaks = self.nbrs(liberties[0]).into_iter().any(|q| {
                 let a = self.chain_of[q];
-                a != NO_CHAIN
-                    && !dead_chain[a as usize]
-                    && self.chains[a as usize].color != self.chains[b].color
-                    && position.sacrifice_kills(q, victim)
-                    && !position.sacrifice_kills(victim, q)
+                // `sacrifice_kills` asks chains of opposite colours only.
+                a != NO_CHAIN && !dead_chain[a as usize] && position.sacrifice_kills(q, victim) && !position.sacrifice_kills(victim, q)
             });
             if breaks {
                 killed.push(b);

@@ -881,18 +881,20 @@ mod tests {
         assert_eq!(Position::new(&b).capture(at(&b, 2, 3)), Outcome::Dead, "the ladder itself is read");
     }
 
+    /// Black a1-a3-b3 and White c1-c3 share b1 and b2, and nothing else.
+    const SHARED_SEKI: [&str; 7] = [
+        "X.OX.....", //
+        "X.OX.....",
+        "XXOX.....",
+        "OOXX.....",
+        "OOXXXXXXX",
+        "OOOOOOOOO",
+        ".........",
+    ];
+
     #[test]
     fn a_race_ends_in_seki_when_no_one_can_fill_the_shared_liberties() {
-        // Black a1-a3-b3 and White c1-c3 share b1 and b2, and nothing else.
-        let seki = board(&[
-            "X.OX.....", //
-            "X.OX.....",
-            "XXOX.....",
-            "OOXX.....",
-            "OOXXXXXXX",
-            "OOOOOOOOO",
-            ".........",
-        ]);
+        let seki = board(&SHARED_SEKI);
         assert_eq!(Position::new(&seki).race(at(&seki, 0, 0), at(&seki, 2, 0)), Outcome::Seki);
     }
 
@@ -918,15 +920,7 @@ mod tests {
         assert!(position.sacrifice_kills(black, white));
         assert!(!position.sacrifice_kills(white, black), "White's sacrifice leaves Black a big eye space");
         // Here either sacrifice leaves a bent or bulky shape of two eyes.
-        let seki = board(&[
-            "X.OX.....", //
-            "X.OX.....",
-            "XXOX.....",
-            "OOXX.....",
-            "OOXXXXXXX",
-            "OOOOOOOOO",
-            ".........",
-        ]);
+        let seki = board(&SHARED_SEKI);
         let (black, white) = (at(&seki, 0, 0).into(), at(&seki, 2, 0).into());
         let position = Position::new(&seki);
         assert!(!position.sacrifice_kills(black, white) && !position.sacrifice_kills(white, black));
