@@ -165,7 +165,7 @@ fn score_checks(game: &GameTree, replayed: &replay::Replay, options: &ScoreOptio
     let Ok(scored) = score::score_game(game, options) else { return out };
     // Unjudged, the board was counted as it stands, which says nothing of
     // seki: only the komi and result notes stand.
-    out.extend(scored.diagnostics.iter().filter(|d| judged || d.code != Code::SekiEyesCounted).cloned());
+    out.extend(scored.diagnostics.iter().filter(|d| judged || !matches!(d.code, Code::SekiEyesCounted | Code::ConnectionCounted)).cloned());
     if scored.verdict.cause.is_some() {
         let recorded = scored.recorded.clone().unwrap_or_default();
         let message = format!("RE[{recorded}] but the recount gives {}; {}", scored.result, scored.verdict.explanation());

@@ -334,6 +334,10 @@ codes! {
             "The KGS rule for the eyes of groups in seki changed the count of this KGS record.",
             "Japanese rules (Art. 8) count the eyes of groups in seki for no one; KGS's scoring counts them unless every chain around the eye touches a seki dame. kifu follows KGS for KGS records, and says so where it changed the count, naming how many points. `--seki-eyes none` applies Art. 8.",
             Command "kifu score --dead-stones none kgs-game-with-seki.sgf";
+        ConnectionCounted = "connection-counted", Info,
+            "KGS's count keeps a point where a single dame forces a connection: it changed the count of this KGS record.",
+            "Japanese rules (commentary to Art. 9) take from territory a point where a chain must connect once the dame are filled. KGS's results keep such a point as its owner's territory when a single dame forces the connection (the chain's only liberties are that point and one dame either player can fill), and take it when two dame or more do, or when the chain is already in atari there. kifu follows KGS for KGS records, and says so where it changed the count, naming how many points.",
+            Command "kifu score kgs-game-with-open-dame.sgf";
         IllegalMoveLoses = "illegal-move-loses", Info,
             "Under Japanese rules (Art. 14) the player who made an illegal move loses the game.",
             "With `--score` under Japanese rules, an illegal move (`ko`, `double-move`) decides the game against whoever made it, whatever `RE[]` says. The note names the move.",

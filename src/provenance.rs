@@ -6,7 +6,9 @@
 //! What is known (measured on ../shared/corpus):
 //! - KGS (`PC[...Kiseido...]`/`PC[...KGS...]`, `AP[CGoban...]`): its
 //!   Japanese count leaves an eye of a group in seki to nobody only when
-//!   every chain around it is in seki ([`SekiEyeRule::EveryChainInSeki`]).
+//!   every chain around it is in seki ([`SekiEyeRule::EveryChainInSeki`]),
+//!   and it keeps a point of territory where a single dame forces a
+//!   connection ([`Connections::ExceptOneDame`]).
 //!   Before November 2000 it wrote every counted result as a win for Black:
 //!   the 8 counted games of the corpus dated before then all have `RE[B+n]`,
 //!   and 6 of them count to the same margin for White; from 2000-11-17 on,
@@ -19,7 +21,7 @@
 //!   by the replay for any record.
 
 use crate::diag::{Code, Diagnostic};
-use crate::rules::{Rules, Scoring, SekiEyeRule, Tax};
+use crate::rules::{Connections, Rules, Scoring, SekiEyeRule, Tax};
 use crate::score::result::{Komi, komi_from_text};
 use crate::sgf::{Node, Property, props};
 
@@ -48,6 +50,9 @@ pub struct Provenance {
     pub komi: Komi,
     /// The seki eye rule of the server's own count, when it has one.
     pub seki_eye_rule: Option<SekiEyeRule>,
+    /// The necessary connections of the server's own territory count, when
+    /// it has its own.
+    pub connections: Option<Connections>,
     /// Why `RE[]`'s winner says nothing of a counted game, when the server
     /// is known to have written it wrong; its margin still counts.
     pub winner_unrecorded: Option<&'static str>,
@@ -57,10 +62,14 @@ pub struct Provenance {
 }
 
 impl Provenance {
-    /// The rules a count follows: `rules`, with the server's seki eye rule
-    /// when the rules take a seki tax and `--seki-eyes` did not choose.
-    /// Returns whether that rule was applied.
+    /// The rules a count follows: `rules`, with the server's necessary
+    /// connections under territory scoring, and its seki eye rule when the
+    /// rules take a seki tax and `--seki-eyes` did not choose. Returns
+    /// whether the seki eye rule was applied.
     pub fn apply(&self, rules: &mut Rules, seki_eyes_chosen: bool) -> bool {
+        if let Some(connections) = self.connections.filter(|_| rules.scoring == Scoring::Territory) {
+            rules.connections = connections;
+        }
         match self.seki_eye_rule {
             Some(rule) if !seki_eyes_chosen && rules.tax != Tax::None => {
                 rules.seki_eye_rule = rule;
@@ -78,9 +87,10 @@ pub fn resolve(root: Node<'_>, rules: &Rules) -> Provenance {
     let mut notes = Vec::new();
     let komi = played_komi(root, rules, &mut notes);
     let seki_eye_rule = (server == Some(Server::Kgs)).then_some(SekiEyeRule::EveryChainInSeki);
+    let connections = (server == Some(Server::Kgs)).then_some(Connections::ExceptOneDame);
     let winner_unrecorded =
         (server == Some(Server::Kgs) && played_before(root, 2000, 11)).then_some("KGS wrote every counted result as a win for Black before November 2000");
-    Provenance { server, komi, seki_eye_rule, winner_unrecorded, notes }
+    Provenance { server, komi, seki_eye_rule, connections, winner_unrecorded, notes }
 }
 
 /// Whether the record's first date (`DT[2000-10-16]`, `DT[2000-7-19]`,
@@ -252,5 +262,21 @@ mod tests {
         assert!(!kgs.apply(&mut chinese, false));
         let mut japanese = Rules::JAPANESE;
         assert!(!resolved("(;AP[foxwq])", "japanese").apply(&mut japanese, false));
+    }
+
+    #[test]
+    fn kgs_connections_under_territory_counting_only() {
+        let kgs = resolved("(;PC[KGS])", "japanese");
+        for seki_eyes_chosen in [false, true] {
+            let mut rules = Rules::JAPANESE;
+            kgs.apply(&mut rules, seki_eyes_chosen);
+            assert_eq!(rules.connections, Connections::ExceptOneDame);
+        }
+        let mut chinese = Rules::preset("chinese").unwrap();
+        kgs.apply(&mut chinese, false);
+        assert_eq!(chinese.connections, Connections::Every);
+        let mut japanese = Rules::JAPANESE;
+        resolved("(;AP[foxwq])", "japanese").apply(&mut japanese, false);
+        assert_eq!(japanese.connections, Connections::Every);
     }
 }

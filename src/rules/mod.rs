@@ -82,6 +82,23 @@ pub enum SekiEyeRule {
     EveryChainInSeki,
 }
 
+/// Which necessary connections a territory count makes: a point where a
+/// chain must connect once the dame are filled (commentary to Art. 9) is
+/// not territory.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "kebab-case")]
+pub enum Connections {
+    /// Every one, an open ko among them (Japanese rules).
+    Every,
+    /// All but those a single dame forces: a chain whose only liberties
+    /// are one point of its own territory and one dame either colour can
+    /// fill keeps that point. This is what KGS's results show.
+    ExceptOneDame,
+    /// None: every point one colour surrounds is its territory (only to
+    /// check whether a record's count left them out).
+    Ignored,
+}
+
 /// Who wins when the totals are equal.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
 #[serde(rename_all = "kebab-case")]
@@ -141,6 +158,8 @@ pub struct Rules {
     pub tax: Tax,
     /// Which eyes the seki tax takes.
     pub seki_eye_rule: SekiEyeRule,
+    /// Which necessary connections a territory count makes.
+    pub connections: Connections,
     /// Who wins equal totals.
     pub ties: Ties,
     /// The komi in force when it does not come from the record (`--komi`);
@@ -165,6 +184,7 @@ const JAPANESE: Rules = Rules {
     dead_stones_removed: true,
     tax: Tax::Seki,
     seki_eye_rule: SekiEyeRule::AnyChainInSeki,
+    connections: Connections::Every,
     ties: Ties::Draw,
     komi: None,
     button: false,
@@ -182,6 +202,7 @@ const CHINESE: Rules = Rules {
     dead_stones_removed: true,
     tax: Tax::None,
     seki_eye_rule: SekiEyeRule::AnyChainInSeki,
+    connections: Connections::Every,
     ties: Ties::Draw,
     komi: None,
     button: false,

@@ -7,8 +7,8 @@
 //! 2. [`regions`]: each empty region is territory, dame or seki dame;
 //! 3. [`seki_eyes`]: under a seki tax, the eyes of groups in seki are
 //!    nobody's (Japanese Art. 8);
-//! 4. [`necessary_connections`] (territory scoring, unless
-//!    [`CountRules::connections`] is off): the points a player
+//! 4. [`necessary_connections`] (territory scoring, as
+//!    [`CountRules::connections`] says): the points a player
 //!    must fill before counting, an open ko among them, are nobody's;
 //! 5. [`group_tax`]: under the group tax, two points per living group.
 //!
@@ -16,7 +16,7 @@
 
 use crate::analysis::{Analysis, ChainId};
 use crate::board::{Cell, Color, Pt};
-use crate::rules::{Rules, Scoring, SekiEyeRule, Tax};
+use crate::rules::{Connections, Rules, Scoring, SekiEyeRule, Tax};
 
 /// What a point of the final position counts as.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -45,14 +45,13 @@ pub struct CountRules {
     /// Which eyes of groups in seki the tax takes (KGS's rule takes only
     /// those every chain around which touches a seki dame itself).
     pub seki_eye_rule: SekiEyeRule,
-    /// Whether the necessary connections of territory counting (pass 4)
-    /// are made: off only to check whether a record's count left them out.
-    pub connections: bool,
+    /// Which necessary connections of territory counting (pass 4) are made.
+    pub connections: Connections,
 }
 
 impl CountRules {
     pub fn of(rules: &Rules) -> CountRules {
-        CountRules { scoring: rules.scoring, tax: rules.tax, seki_eye_rule: rules.seki_eye_rule, connections: true }
+        CountRules { scoring: rules.scoring, tax: rules.tax, seki_eye_rule: rules.seki_eye_rule, connections: rules.connections }
     }
 }
 
@@ -76,6 +75,9 @@ pub struct Counted {
     /// Points counted as territory that touch a chain in seki: the eyes
     /// KGS's narrower tax leaves to their owner.
     pub seki_eyes_counted: u32,
+    /// Under [`Connections::ExceptOneDame`]: some point where a single dame
+    /// forces a connection was kept as territory.
+    pub one_dame_kept: bool,
     /// Points each colour (Black, White) gives up to the group tax.
     pub tax: [u32; 2],
 }
@@ -85,11 +87,10 @@ pub fn count(a: &Analysis, rules: CountRules) -> Counted {
     let seki = seki(a, rules.seki_eye_rule == SekiEyeRule::AnyChainInSeki);
     let mut kinds = regions(a, &seki);
     let seki_eyes_counted = if rules.tax == Tax::None { 0 } else { seki_eyes(a, &seki, rules.seki_eye_rule, &mut kinds) };
-    if rules.scoring == Scoring::Territory && rules.connections {
-        necessary_connections(a, &seki, &mut kinds);
-    }
+    let one_dame_kept =
+        rules.scoring == Scoring::Territory && rules.connections != Connections::Ignored && necessary_connections(a, &seki, rules.connections, &mut kinds);
     let tax = if rules.tax == Tax::All { group_tax(a, &kinds) } else { [0, 0] };
-    Counted { kinds, seki, seki_eyes_counted, tax }
+    Counted { kinds, seki, seki_eyes_counted, one_dame_kept, tax }
 }
 
 /// The largest eye through which chains share their fate in a seki.
@@ -330,10 +331,10 @@ pub fn seki_eyes(a: &Analysis, seki: &Seki, rule: SekiEyeRule, kinds: &mut [Kind
 /// may leave the next chain short, so this repeats. Chains in seki make no
 /// connection: the kos of a double-ko seki cannot be connected.
 ///
-/// KGS's territory markup leaves out the same points: 49 of the 60 it
-/// leaves out in the marked Japanese games of the corpus, and 1 it counts
-/// (the simpler one-dame rule found 30).
-pub fn necessary_connections(a: &Analysis, seki: &Seki, kinds: &mut [Kind]) {
+/// Under [`Connections::ExceptOneDame`] (KGS's results), a chain whose
+/// only liberties are the territory point and a single dame either colour
+/// can fill keeps that point; returns whether it kept one.
+pub fn necessary_connections(a: &Analysis, seki: &Seki, which: Connections, kinds: &mut [Kind]) -> bool {
     let mut in_seki = vec![false; a.cells().len()];
     for (c, chain) in a.chains().iter().enumerate() {
         if seki.chains[c] {
@@ -343,6 +344,7 @@ pub fn necessary_connections(a: &Analysis, seki: &Seki, kinds: &mut [Kind]) {
         }
     }
     let mut cells = fill_one_sided_dame(a, kinds);
+    let mut one_dame_kept = false;
     loop {
         // The probe asks only about chains: no regions, no pass-alive search.
         let filled;
@@ -352,16 +354,28 @@ pub fn necessary_connections(a: &Analysis, seki: &Seki, kinds: &mut [Kind]) {
             filled = Analysis::chains_only(cells.clone(), a.stride());
             &filled
         };
-        let connections = connections_needed(probe, &in_seki, kinds);
-        if connections.is_empty() {
-            break;
+        let mut connections = connections_needed(probe, &in_seki, kinds);
+        if which == Connections::ExceptOneDame {
+            let before = connections.len();
+            connections.retain(|c| c.dame != 1);
+            one_dame_kept |= connections.len() < before;
         }
-        for p in connections {
-            let Kind::Territory(color) = kinds[p as usize] else { continue };
-            cells[p as usize] = Cell::of(color);
-            kinds[p as usize] = Kind::ForcedConnection;
+        if connections.is_empty() {
+            return one_dame_kept;
+        }
+        for Connection { point, .. } in connections {
+            let Kind::Territory(color) = kinds[point as usize] else { continue };
+            cells[point as usize] = Cell::of(color);
+            kinds[point as usize] = Kind::ForcedConnection;
         }
     }
+}
+
+/// A point where a chain must connect, and how many dame force it (dame
+/// either colour can fill: those only one can are filled first).
+struct Connection {
+    point: Pt,
+    dame: usize,
 }
 
 /// The cells once each dame only one colour can fill without self-atari
@@ -550,8 +564,8 @@ impl Flood {
 
 /// Own-territory points where a chain must connect once the opponent
 /// fills the dame around it (see [`necessary_connections`]).
-fn connections_needed(probe: &Analysis, in_seki: &[bool], kinds: &[Kind]) -> Vec<Pt> {
-    let mut out = Vec::new();
+fn connections_needed(probe: &Analysis, in_seki: &[bool], kinds: &[Kind]) -> Vec<Connection> {
+    let mut out: Vec<Connection> = Vec::new();
     for chain in probe.chains().iter().filter(|c| !c.stones.iter().any(|&s| in_seki[s as usize])) {
         let color = chain.color;
         let libs = &chain.liberties;
@@ -567,8 +581,11 @@ fn connections_needed(probe: &Analysis, in_seki: &[bool], kinds: &[Kind]) -> Vec
         // take; filling an eye only its own stones surround does not, so
         // its owner fills a dame instead and keeps the eye.
         let connection_saves = probe.liberties_if_played(own[0], color).iter().any(|l| !dame.contains(l));
-        if opponent_fills_all && !filling_links_out && connection_saves && !out.contains(&own[0]) {
-            out.push(own[0]);
+        if opponent_fills_all && !filling_links_out && connection_saves {
+            match out.iter_mut().find(|c| c.point == own[0]) {
+                Some(c) => c.dame = c.dame.max(dame.len()),
+                None => out.push(Connection { point: own[0], dame: dame.len() }),
+            }
         }
     }
     out
@@ -636,7 +653,8 @@ mod tests {
             .collect()
     }
 
-    const JAPANESE: CountRules = CountRules { scoring: Scoring::Territory, tax: Tax::Seki, seki_eye_rule: SekiEyeRule::AnyChainInSeki, connections: true };
+    const JAPANESE: CountRules =
+        CountRules { scoring: Scoring::Territory, tax: Tax::Seki, seki_eye_rule: SekiEyeRule::AnyChainInSeki, connections: Connections::Every };
 
     fn counted(rows: &[&str], rules: CountRules) -> (Vec<String>, Counted) {
         let board = Board::from_rows(rows).expect("a diagram");
@@ -781,7 +799,7 @@ mod tests {
 
     #[test]
     fn the_eyes_of_a_seki_under_each_tax() {
-        let rules = |tax, seki_eye_rule| CountRules { scoring: Scoring::Territory, tax, seki_eye_rule, connections: true };
+        let rules = |tax, seki_eye_rule| CountRules { scoring: Scoring::Territory, tax, seki_eye_rule, connections: Connections::Every };
         let art8 = assert_counted(SEKI_WITH_EYES, JAPANESE, &["XXXXXXXXb", "XOOOOOOXb", "eXsOeOOXb"]);
         assert_eq!(art8.seki.dame.len(), 1);
         // KGS: A1 counts, since the outer chain around it is at no seki dame.
@@ -810,8 +828,19 @@ mod tests {
     }
 
     #[test]
+    fn kgs_connects_after_a_dame_only_one_colour_can_fill_and_an_open_ko() {
+        // F1 is a dame only White can fill: once it is filled, E1 is in
+        // atari as in an open ko, and connects under KGS's rule too.
+        let kgs = CountRules { connections: Connections::ExceptOneDame, ..JAPANESE };
+        let one_sided = assert_counted(&["...XO....", "...XOO...", "....X.O.."], kgs, &["bbbXOwwww", "bbbXOOwww", "bbbcX.Oww"]);
+        assert!(!one_sided.one_dame_kept);
+        let open_ko = assert_counted(&[".O.O.OO.O", "OOOOOOOOX", "XXXXXXXXX", "........."], kgs, &["wOwOwOOcO", "OOOOOOOOX", "XXXXXXXXX", "bbbbbbbbb"]);
+        assert!(!open_ko.one_dame_kept);
+    }
+
+    #[test]
     fn no_connection_under_area_counting() {
-        let area = CountRules { scoring: Scoring::Area, tax: Tax::None, seki_eye_rule: SekiEyeRule::AnyChainInSeki, connections: true };
+        let area = CountRules { scoring: Scoring::Area, tax: Tax::None, seki_eye_rule: SekiEyeRule::AnyChainInSeki, connections: Connections::Every };
         let (got, _) = counted(&[".O.O.OO.O", "OOOOOOOOX", "XXXXXXXXX", "........."], area);
         assert_eq!(got[0], "wOwOwOOwO");
     }
@@ -825,7 +854,7 @@ mod tests {
                 "XXXXXXXXX",
                 ".........",
             ],
-            CountRules { scoring: Scoring::Area, tax: Tax::All, seki_eye_rule: SekiEyeRule::AnyChainInSeki, connections: true },
+            CountRules { scoring: Scoring::Area, tax: Tax::All, seki_eye_rule: SekiEyeRule::AnyChainInSeki, connections: Connections::Every },
             &[
                 "wOwOwOOwO", //
                 "OOOOOOOOX",

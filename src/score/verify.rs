@@ -40,7 +40,7 @@ use super::count::CountRules;
 use super::estimate::ChainCall;
 use super::result::GameResult;
 use crate::board::{Board, Color, Pt};
-use crate::rules::{Rules, SekiEyes, Ties};
+use crate::rules::{Connections, Rules, SekiEyes, Ties};
 use crate::sgf::props::Point;
 
 /// Black's total minus White's (komi, handicap bonus and button included)
@@ -91,8 +91,8 @@ pub enum Cause {
     /// is known to say nothing, for this reason.
     WinnerUnrecorded { margin: f64, why: &'static str },
     /// RE is the count under another convention: these seki-eye rules
-    /// (`None`: the game's own), with the necessary connections made or not.
-    Convention { seki_eyes: Option<SekiEyes>, connections: bool },
+    /// and these necessary connections (`None`: the game's own).
+    Convention { seki_eyes: Option<SekiEyes>, connections: Option<Connections> },
     /// RE is the count with these groups (one point each, as the map names
     /// them) alive, and those dead; `why` they were in doubt.
     Groups { alive: Vec<String>, dead: Vec<String>, why: Suspicion },
@@ -227,14 +227,16 @@ impl fmt::Display for Cause {
                 f.write_str("RE is the count ")?;
                 if let Some(s) = seki_eyes {
                     write!(f, "with --seki-eyes {}", seki_eyes_name(*s))?;
-                    if !connections {
+                    if connections.is_some() {
                         f.write_str(" and ")?;
                     }
                 }
-                if !connections {
-                    f.write_str("without the necessary connections")?;
+                match connections {
+                    Some(Connections::Every) => f.write_str("with every necessary connection made"),
+                    Some(Connections::ExceptOneDame) => f.write_str("without the connections a single dame forces"),
+                    Some(Connections::Ignored) => f.write_str("without the necessary connections"),
+                    None => Ok(()),
                 }
-                Ok(())
             }
             Cause::Groups { alive, dead, why } => {
                 f.write_str("RE fits if ")?;
@@ -366,12 +368,15 @@ fn small_difference(r: &Recounted<'_>) -> Option<Cause> {
     (wanted * r.difference > 0.0 && points <= SMALL).then_some(Cause::Small { points })
 }
 
-/// The other seki-eye rules and the necessary connections left out.
+/// The other seki-eye rules and necessary connections: the game's own
+/// connections first, then the other ones, none last.
 fn convention_cause(r: &Recounted<'_>) -> Option<Cause> {
     let rules = r.rules?;
     let own = CountRules::of(&rules);
     let settings = [None, Some(SekiEyes::None), Some(SekiEyes::Count), Some(SekiEyes::Kgs)];
-    for connections in [true, false] {
+    let mut connections = vec![own.connections];
+    connections.extend([Connections::Every, Connections::ExceptOneDame, Connections::Ignored].into_iter().filter(|&c| c != own.connections));
+    for connections in connections {
         for seki_eyes in settings {
             let mut varied = rules;
             if let Some(s) = seki_eyes {
@@ -383,7 +388,7 @@ fn convention_cause(r: &Recounted<'_>) -> Option<Cause> {
             }
             if fits(&r.recorded, (r.recount)(r.dead, count_rules), r.ties) == Some(true) {
                 let seki_eyes = seki_eyes.filter(|_| (count_rules.tax, count_rules.seki_eye_rule) != (own.tax, own.seki_eye_rule));
-                return Some(Cause::Convention { seki_eyes, connections });
+                return Some(Cause::Convention { seki_eyes, connections: (connections != own.connections).then_some(connections) });
             }
         }
     }
