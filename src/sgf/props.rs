@@ -15,7 +15,7 @@ use std::fmt::{self, Write as _};
 
 use serde::Serialize;
 
-use super::tree::{GameTree, Node, PropId};
+use super::tree::{GameTree, Node, PropId, Property};
 
 /// Largest board side SGF can describe (letters `a`-`z` then `A`-`Z`).
 pub const MAX_BOARD_SIZE: u8 = 52;
@@ -395,7 +395,12 @@ fn parse_number_text(s: &str) -> Result<i64, NumberError> {
 /// The `GM[]` of a game that is not Go (a number above 1); `None` for Go
 /// (`GM[1]`, or no usable `GM`, which FF[4] reads as Go).
 pub fn non_go_game_type(root: Node<'_>) -> Option<i64> {
-    root.get("GM").and_then(|gm| gm.first()).and_then(|v| parse_number(v).ok()).filter(|&n| n > 1)
+    root.get("GM").and_then(game_type_not_go)
+}
+
+/// [`non_go_game_type`] of the root's `GM` property, found in hand.
+pub fn game_type_not_go(gm: Property<'_>) -> Option<i64> {
+    gm.first().and_then(|v| parse_number(v).ok()).filter(|&n| n > 1)
 }
 
 /// Reads a Number: an integer with an optional leading `+` or `-`

@@ -135,6 +135,9 @@ impl PropId {
     pub const TR: PropId = PropId::new("TR");
     pub const TB: PropId = PropId::new("TB");
     pub const TW: PropId = PropId::new("TW");
+    pub const GM: PropId = PropId::new("GM");
+    pub const FF: PropId = PropId::new("FF");
+    pub const SZ: PropId = PropId::new("SZ");
 
     /// The number of an identifier (normalised, as [`Property::id`] gives it).
     pub const fn new(id: &str) -> PropId {

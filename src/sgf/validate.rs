@@ -23,15 +23,28 @@ use crate::diag::{Code, Diagnostic, Severity};
 pub fn check_properties(game: &GameTree) -> Vec<Diagnostic> {
     let mut out = Vec::new();
     let root = game.root();
-    if let (Some(n), Some(gm)) = (props::non_go_game_type(root), root.get("GM")) {
+    // The root's `GM`, `FF` and `SZ` (the first of each, as `Node::get`
+    // finds them) in one pass over its properties, not three.
+    let (mut gm, mut ff, mut sz) = (None, None, None);
+    for prop in root.properties() {
+        let slot = match prop.code() {
+            PropId::GM => &mut gm,
+            PropId::FF => &mut ff,
+            PropId::SZ => &mut sz,
+            _ => continue,
+        };
+        slot.get_or_insert(prop);
+    }
+    if let Some((n, gm)) = gm.and_then(|gm| Some((props::game_type_not_go(gm)?, gm))) {
         let message = format!("GM[{n}]: the game is not Go (GM[1]); its properties were not checked");
         out.push(Diagnostic::new(Code::NotGo, gm.offset(), message));
         return out;
     }
-    let ff = root.get_value("FF").and_then(|v| props::parse_number(v).ok()).filter(|n| (1..=4).contains(n));
+    let ff = ff.and_then(|p| p.first()).and_then(|v| props::parse_number(v).ok()).filter(|n| (1..=4).contains(n));
     let mut checker = Checker {
         out,
-        size: props::board_size(root).unwrap_or_default(),
+        // As `props::board_size`: 19x19 when absent, unreadable or empty.
+        size: sz.and_then(|p| p.first()).and_then(|v| BoardSize::parse(v).ok()).unwrap_or_default(),
         old_format: ff.filter(|&n| n < 4),
         sets: [PointSet::new(), PointSet::new(), PointSet::new()],
     };
