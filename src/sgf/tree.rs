@@ -138,6 +138,8 @@ impl PropId {
     pub const GM: PropId = PropId::new("GM");
     pub const FF: PropId = PropId::new("FF");
     pub const SZ: PropId = PropId::new("SZ");
+    pub const RU: PropId = PropId::new("RU");
+    pub const HA: PropId = PropId::new("HA");
 
     /// The number of an identifier (normalised, as [`Property::id`] gives it).
     pub const fn new(id: &str) -> PropId {

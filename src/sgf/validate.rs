@@ -43,8 +43,7 @@ pub fn check_properties(game: &GameTree) -> Vec<Diagnostic> {
     let ff = ff.and_then(|p| p.first()).and_then(|v| props::parse_number(v).ok()).filter(|n| (1..=4).contains(n));
     let mut checker = Checker {
         out,
-        // As `props::board_size`: 19x19 when absent, unreadable or empty.
-        size: sz.and_then(|p| p.first()).and_then(|v| BoardSize::parse(v).ok()).unwrap_or_default(),
+        size: props::board_size_of(sz).unwrap_or_default(),
         old_format: ff.filter(|&n| n < 4),
         sets: [PointSet::new(), PointSet::new(), PointSet::new()],
     };
