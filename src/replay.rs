@@ -424,7 +424,9 @@ impl Replayer {
             positions: Positions::with_capacity(positions, points),
             in_branch: false,
             path: Vec::new(),
-            captured: Vec::new(),
+            // Room for the captures of most moves from the start: growing
+            // from empty took a block and a copy at each doubling in most games.
+            captured: Vec::with_capacity(32),
             diagnostics,
             moves: 0,
             overrides: RuleOverrides::default(),
