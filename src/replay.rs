@@ -89,6 +89,9 @@ pub fn replay(game: &GameTree, overrides: &RuleOverrides) -> Replay {
 /// not given by `RU[]`, `HA[]` against the stones), and the standard
 /// handicap placement to apply after the root's setup; the rules and the
 /// notes alone when the board size is unusable.
+// Inlined: the replayer is built where `replay` keeps it, where returned
+// it was copied twice (memcpy of the whole struct each time).
+#[inline(always)]
 fn start(game: &GameTree, overrides: &RuleOverrides) -> Result<(Replayer, Vec<Point>), (Rules, Vec<Diagnostic>)> {
     let root = game.root();
     let settings = RootSettings::of(root);
