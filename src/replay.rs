@@ -89,19 +89,23 @@ pub fn replay(game: &GameTree, overrides: &RuleOverrides) -> Replay {
 /// not given by `RU[]`, `HA[]` against the stones), and the standard
 /// handicap placement to apply after the root's setup; the rules and the
 /// notes alone when the board size is unusable.
+// Inlined: the replayer is built where `replay` keeps it, where returned
+// it was copied twice (memcpy of the whole struct each time).
+#[inline(always)]
 fn start(game: &GameTree, overrides: &RuleOverrides) -> Result<(Replayer, Vec<Point>), (Rules, Vec<Diagnostic>)> {
     let root = game.root();
-    let (rules, note) = overrides.resolve(root.get_value("RU"));
+    let settings = RootSettings::of(root);
+    let (rules, note) = overrides.resolve(settings.ru.and_then(|p| p.first()));
     let mut diagnostics = Vec::new();
     if let Some(note) = note {
-        let at = root.get("RU").map_or(root.offset(), |p| p.offset());
+        let at = settings.ru.map_or(root.offset(), |p| p.offset());
         diagnostics.push(Diagnostic::new(Code::UnknownRules, at, note));
     }
-    let Some(board) = props::board_size(root).ok().and_then(|s| Board::new(s.width as usize, s.height as usize)) else {
+    let Some(board) = props::board_size_of(settings.sz).ok().and_then(|s| Board::new(s.width as usize, s.height as usize)) else {
         return Err((rules, diagnostics));
     };
     let size = BoardSize { width: board.width() as u8, height: board.height() as u8 };
-    let implicit_handicap = check_handicap(game, size, &mut diagnostics);
+    let implicit_handicap = check_handicap(game, &settings, size, &mut diagnostics);
     let mut r = Replayer::new(rules, board, diagnostics, game.len());
     r.overrides = *overrides;
     Ok((r, implicit_handicap))
@@ -204,7 +208,7 @@ pub fn position_at(game: &GameTree, target: NodeId, overrides: &RuleOverrides) -
     let (rules, _) = overrides.resolve(root.get_value("RU"));
     let size = props::board_size(root).ok()?;
     let board = Board::new(size.width as usize, size.height as usize)?;
-    let implicit_handicap = check_handicap(game, size, &mut Vec::new());
+    let implicit_handicap = check_handicap(game, &RootSettings::of(root), size, &mut Vec::new());
     let mut line: Vec<Node<'_>> = std::iter::successors(Some(game.node(target)), |n| n.parent()).collect();
     line.reverse();
     // About one position a node: the table of positions seen need not grow.
@@ -239,7 +243,7 @@ pub fn position_at(game: &GameTree, target: NodeId, overrides: &RuleOverrides) -
 /// Empty for every other game.
 pub fn handicap_to_place(game: &GameTree) -> Vec<Point> {
     match props::board_size(game.root()) {
-        Ok(size) => check_handicap(game, size, &mut Vec::new()),
+        Ok(size) => check_handicap(game, &RootSettings::of(game.root()), size, &mut Vec::new()),
         Err(_) => Vec::new(),
     }
 }
@@ -247,12 +251,14 @@ pub fn handicap_to_place(game: &GameTree) -> Vec<Point> {
 /// Checks HA[] against the handicap stones set up: in the root, or (as
 /// Fox writes them) in the node after it. When HA asks for stones and none
 /// are set up (Fox again), returns the standard placement to replay with.
-fn check_handicap(game: &GameTree, size: BoardSize, diagnostics: &mut Vec<Diagnostic>) -> Vec<Point> {
+fn check_handicap(game: &GameTree, settings: &RootSettings<'_>, size: BoardSize, diagnostics: &mut Vec<Diagnostic>) -> Vec<Point> {
     let root = game.root();
-    let Some(ha) = root.get("HA") else { return Vec::new() };
-    let Ok(Some(handicap)) = props::handicap(root) else { return Vec::new() };
-    let stones_in = |n: Node<'_>| n.get("AB").map(|p| props::parse_point_list(p.values().map(|v| v.text())).map_or(0, |v| v.len()));
-    let stones = stones_in(root).or_else(|| root.children().next().filter(|n| !n.has("B") && !n.has("W")).and_then(stones_in)).unwrap_or(0);
+    let Some(ha) = settings.ha else { return Vec::new() };
+    let Ok(Some(handicap)) = props::handicap_of(ha) else { return Vec::new() };
+    // The stones counted, not listed (the replay's set-up reads them).
+    let count = |p: Property<'_>| props::point_list_len(p.values().map(|v| v.text())).unwrap_or(0);
+    let stones_in = |n: Node<'_>| n.get("AB").map(count);
+    let stones = settings.ab.map(count).or_else(|| root.children().next().filter(|n| !n.has("B") && !n.has("W")).and_then(stones_in)).unwrap_or(0);
     // HA[0] and HA[1] place no handicap stones: AB stones there set up a
     // position (a problem or a study), which is nothing to compare.
     let expected = handicap as usize;
@@ -268,6 +274,33 @@ fn check_handicap(game: &GameTree, size: BoardSize, diagnostics: &mut Vec<Diagno
     };
     diagnostics.push(Diagnostic::new(Code::HandicapMismatch, ha.offset(), message));
     placement
+}
+
+/// The root's properties the replay's set-up reads (the first of each
+/// identifier, as `Node::get` finds it), found in one pass over them.
+#[derive(Default)]
+struct RootSettings<'a> {
+    ru: Option<Property<'a>>,
+    sz: Option<Property<'a>>,
+    ha: Option<Property<'a>>,
+    ab: Option<Property<'a>>,
+}
+
+impl<'a> RootSettings<'a> {
+    fn of(root: Node<'a>) -> RootSettings<'a> {
+        let mut s = RootSettings::default();
+        for prop in root.properties() {
+            let slot = match prop.code() {
+                PropId::RU => &mut s.ru,
+                PropId::SZ => &mut s.sz,
+                PropId::HA => &mut s.ha,
+                PropId::AB => &mut s.ab,
+                _ => continue,
+            };
+            slot.get_or_insert(prop);
+        }
+        s
+    }
 }
 
 /// The standard placement, when the record shows the stones were there:
@@ -394,7 +427,9 @@ impl Replayer {
             positions: Positions::with_capacity(positions, points),
             in_branch: false,
             path: Vec::new(),
-            captured: Vec::new(),
+            // Room for the captures of most moves from the start: growing
+            // from empty took a block and a copy at each doubling in most games.
+            captured: Vec::with_capacity(32),
             diagnostics,
             moves: 0,
             overrides: RuleOverrides::default(),

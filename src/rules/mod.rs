@@ -329,6 +329,14 @@ impl Rules {
     /// are read by [`katago::parse`]; one kifu cannot read is `None` here,
     /// and [`Rules::ru_problem`] says why.
     pub fn from_ru(ru: &str) -> Option<Rules> {
+        // The servers' spellings as they write them (KGS: `Japanese` in
+        // nine games of ten, `Chinese`): no key built, no list searched.
+        // Each reads as the general way below reads it (a test says so).
+        match ru {
+            "Japanese" => return Some(JAPANESE),
+            "Chinese" => return Some(CHINESE),
+            _ => {}
+        }
         if let Some(katago) = katago::parse(ru) {
             return katago.ok();
         }
@@ -362,6 +370,16 @@ impl Rules {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn the_quick_spellings_read_as_the_general_way_reads_them() {
+        for ru in ["Japanese", "Chinese"] {
+            let key = AliasKey::of(ru);
+            let canonical = ALIASES.iter().find(|(alias, _)| key.is(alias)).map(|(_, c)| *c).unwrap();
+            assert!(katago::parse(ru).is_none());
+            assert_eq!(Rules::from_ru(ru), PRESETS.iter().copied().find(|r| r.name == canonical));
+        }
+    }
 
     #[test]
     fn server_spellings() {

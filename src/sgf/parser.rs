@@ -661,9 +661,12 @@ fn skip_space(s: &[u8], mut pos: usize) -> usize {
 fn plain_chain(b: &mut GameTreeBuilder, s: &[u8], mut next: usize, mut budget: usize) -> (usize, usize) {
     while budget > 0 {
         let mut at = next;
+        // The text from `at` on: a window is its first eight bytes, with
+        // one test of its length (no sum to check for overflow).
+        let mut rest = s.get(at..).unwrap_or_default();
         budget -= b.add_marked_chain(budget, || {
-            let w = s.get(at..at + 8)?;
-            let (plain_move, length) = marked_move_window(u64::from_le_bytes(w.try_into().expect("eight bytes")))?;
+            let (plain_move, length) = marked_move_window(u64::from_le_bytes(*rest.first_chunk::<8>()?))?;
+            rest = &rest[length..];
             at += length;
             Some((at - length, plain_move))
         });
@@ -688,7 +691,7 @@ fn plain_chain(b: &mut GameTreeBuilder, s: &[u8], mut next: usize, mut budget: u
 /// but asks more of each byte: the identifier any upper-case letter, the
 /// value any plain one.
 #[inline(always)]
-fn marked_move_window(w: u64) -> Option<([u8; 3], usize)> {
+fn marked_move_window(w: u64) -> Option<([u8; 4], usize)> {
     const FIXED: u64 = 0x0000_ff00_00ff_00ff; // bytes 0, 2 and 5
     const SHAPE: u64 = (b']' as u64) << 40 | (b'[' as u64) << 16 | b';' as u64;
     let byte = |i: u32| (w >> (8 * i)) as u8;
@@ -701,7 +704,8 @@ fn marked_move_window(w: u64) -> Option<([u8; 3], usize)> {
         (b'\n', b';') => 7,
         _ => return None,
     };
-    Some(([letter, x, y], length))
+    // The mark is the four bytes after the `;`, `B[pd`: one shift.
+    Some((((w >> 8) as u32).to_le_bytes(), length))
 }
 
 /// Whether the node whose `;` is at `at` is a single property with a single
@@ -722,7 +726,7 @@ fn lone_property_node(s: &[u8], at: usize) -> Option<Lone> {
         let letters = x.is_ascii_lowercase() && y.is_ascii_lowercase();
         if w & FIXED == SHAPE && byte(1).is_ascii_uppercase() && (letters || !VALUE_STOP[x as usize] && !VALUE_STOP[y as usize]) {
             let code = PropId::of_upper(&[byte(1)]);
-            let plain_move = if letters && matches!(code, PropId::B | PropId::W) { [byte(1), x, y] } else { UNMARKED };
+            let plain_move = if letters && matches!(code, PropId::B | PropId::W) { [byte(1), b'[', x, y] } else { UNMARKED };
             if byte(6) == b'\n' && byte(7) == b';' {
                 return Some(Lone { code, open: at + 2, close: at + 5, after: at + 7, plain_move });
             }
@@ -745,7 +749,7 @@ fn lone_property_node(s: &[u8], at: usize) -> Option<Lone> {
     // Moves, `[pd]`, first.
     let (close, plain_move) = match s.get(open + 1..open + 4) {
         Some(&[x, y, b']']) if !VALUE_STOP[x as usize] && !VALUE_STOP[y as usize] => {
-            (open + 3, if is_plain_move(code, x, y) { [head[0], x, y] } else { UNMARKED })
+            (open + 3, if is_plain_move(code, x, y) { [head[0], b'[', x, y] } else { UNMARKED })
         }
         _ => (plain_value_end(s, open + 1)?, UNMARKED),
     };
@@ -769,7 +773,7 @@ struct Lone {
     /// When it is one move on a point, `B[pd]`: its three letters, the
     /// node's mark (see [`GameTree::is_marked_plain_move`]), told from the
     /// bytes in hand; else [`UNMARKED`].
-    plain_move: [u8; 3],
+    plain_move: [u8; 4],
 }
 
 /// `B` or `W` with a value of two lower-case letters.

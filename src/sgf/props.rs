@@ -15,7 +15,7 @@ use std::fmt::{self, Write as _};
 
 use serde::Serialize;
 
-use super::tree::{GameTree, Node, PropId};
+use super::tree::{GameTree, Node, PropId, Property};
 
 /// Largest board side SGF can describe (letters `a`-`z` then `A`-`Z`).
 pub const MAX_BOARD_SIZE: u8 = 52;
@@ -292,6 +292,22 @@ pub fn parse_point_list<'a>(values: impl Iterator<Item = &'a str>) -> Result<Vec
     Ok(points)
 }
 
+/// How many points [`parse_point_list`] reads from `values` (each point
+/// once), without making the list: no allocation.
+pub fn point_list_len<'a>(values: impl Iterator<Item = &'a str>) -> Result<usize, ValueError> {
+    let mut seen = PointSet::new();
+    let mut count = 0;
+    for value in values {
+        let (lo, hi) = parse_point_or_rectangle(value)?;
+        for y in lo.y..=hi.y {
+            for x in lo.x..=hi.x {
+                count += usize::from(seen.insert(Point { x, y }));
+            }
+        }
+    }
+    Ok(count)
+}
+
 /// Reads an "elist of point" (`VW`, `DD`, `TB`, `TW`): a single empty value
 /// (`VW[]`: the empty list) or a list of points as [`parse_point_list`]. An
 /// empty value among other values is an error.
@@ -395,7 +411,12 @@ fn parse_number_text(s: &str) -> Result<i64, NumberError> {
 /// The `GM[]` of a game that is not Go (a number above 1); `None` for Go
 /// (`GM[1]`, or no usable `GM`, which FF[4] reads as Go).
 pub fn non_go_game_type(root: Node<'_>) -> Option<i64> {
-    root.get("GM").and_then(|gm| gm.first()).and_then(|v| parse_number(v).ok()).filter(|&n| n > 1)
+    root.get("GM").and_then(game_type_not_go)
+}
+
+/// [`non_go_game_type`] of the root's `GM` property, found in hand.
+pub fn game_type_not_go(gm: Property<'_>) -> Option<i64> {
+    gm.first().and_then(|v| parse_number(v).ok()).filter(|&n| n > 1)
 }
 
 /// Reads a Number: an integer with an optional leading `+` or `-`
@@ -836,7 +857,16 @@ fn text_of<'a>(node: &Node<'a>, id: &str) -> Option<Cow<'a, str>> {
 
 /// `SZ`: the board size; 19x19 when absent.
 pub fn board_size(node: Node<'_>) -> Result<BoardSize, ValueError> {
-    typed(&node, "SZ", BoardSize::parse).map(Option::unwrap_or_default)
+    board_size_of(node.get("SZ"))
+}
+
+/// [`board_size`] of a node's `SZ` property, found in hand (`None`: the
+/// node has none).
+pub fn board_size_of(sz: Option<Property<'_>>) -> Result<BoardSize, ValueError> {
+    match sz.and_then(|p| p.first()) {
+        None => Ok(BoardSize::default()),
+        Some(v) => BoardSize::parse(v).map_err(|e| e.for_property("SZ")),
+    }
 }
 
 /// `KM`: the komi, as written (a Real).
@@ -847,6 +877,14 @@ pub fn komi(node: Node<'_>) -> Result<Option<f64>, ValueError> {
 /// `HA`: the number of handicap stones.
 pub fn handicap(node: Node<'_>) -> Result<Option<i64>, ValueError> {
     number_in_range(&node, "HA")
+}
+
+/// [`handicap`] of a node's `HA` property, found in hand.
+pub fn handicap_of(ha: Property<'_>) -> Result<Option<i64>, ValueError> {
+    match ha.first() {
+        None => Ok(None),
+        Some(v) => parse_number(v).and_then(|n| check_range("HA", v, n).map(|()| n)).map(Some).map_err(|e| e.for_property("HA")),
+    }
 }
 
 /// `RE`: the result as written (parsing it is another module's job).
@@ -1071,6 +1109,26 @@ mod tests {
         assert!(list(&["aa:"]).unwrap_err().message.contains("rectangle"));
         assert!(list(&["a a: c r"]).is_err());
         assert!(list(&["aa:bb:cc"]).is_err());
+    }
+
+    #[test]
+    fn point_list_len_counts_what_the_list_holds() {
+        let lists: &[&[&str]] = &[
+            &["aa", "bb"],
+            &["aa:bb"],
+            &["bb", "aa:bb"],
+            &["dd", "pd", "dp", "pp", "jj", "dd"],
+            &["aa:ss"],
+            &["aa:ZZ", "aa:ZZ"],
+            &[],
+            &[""],
+            &["aa", "a"],
+            &["aa:"],
+        ];
+        for &list in lists {
+            let read = parse_point_list(list.iter().copied()).map(|v| v.len()).map_err(|e| e.message);
+            assert_eq!(point_list_len(list.iter().copied()).map_err(|e| e.message), read, "{list:?}");
+        }
     }
 
     #[test]

@@ -52,8 +52,10 @@ struct NodeData {
     next_sibling: u32,
     offset: u32,
     /// For a node the parser read as one move on a point, `;B[pd]` (see
-    /// [`GameTree::is_marked_plain_move`]): its identifier's letter and the
-    /// point's two letters, `B`, `p`, `d`; [`UNMARKED`] for any other node.
+    /// [`GameTree::is_marked_plain_move`]): the four bytes after its `;`,
+    /// its identifier's letter, the `[` and the point's two letters, `B`,
+    /// `[`, `p`, `d` (as the source has them, so the parser writes them in
+    /// one store from the bytes in hand); [`UNMARKED`] for any other node.
     /// In the node's record, which a walk down the tree reads anyway: the
     /// replay and the fingerprint get the move with that one look.
     ///
@@ -62,11 +64,11 @@ struct NodeData {
     /// parser found them at fixed places after the `;` (see
     /// [`GameTree::plain_prop_data`]). Most nodes of a game are marked, and
     /// writing two records fewer for each was a tenth of a check.
-    plain_move: [u8; 3],
+    plain_move: [u8; 4],
 }
 
 /// [`NodeData::plain_move`] of a node not marked.
-pub(crate) const UNMARKED: [u8; 3] = [0; 3];
+pub(crate) const UNMARKED: [u8; 4] = [0; 4];
 
 /// In the index of a [`Property`] or a [`Value`]: the index is not that of
 /// a record but this bit and the id of a marked node, whose one property
@@ -133,6 +135,11 @@ impl PropId {
     pub const TR: PropId = PropId::new("TR");
     pub const TB: PropId = PropId::new("TB");
     pub const TW: PropId = PropId::new("TW");
+    pub const GM: PropId = PropId::new("GM");
+    pub const FF: PropId = PropId::new("FF");
+    pub const SZ: PropId = PropId::new("SZ");
+    pub const RU: PropId = PropId::new("RU");
+    pub const HA: PropId = PropId::new("HA");
 
     /// The number of an identifier (normalised, as [`Property::id`] gives it).
     pub const fn new(id: &str) -> PropId {
@@ -413,7 +420,7 @@ impl<'a> Node<'a> {
         // The node record alone holds the letters: no look at the
         // property and value records, nor at the source.
         let data = self.data();
-        let [letter, x, y] = data.plain_move;
+        let [letter, _, x, y] = data.plain_move;
         data.is_marked().then_some((Property { tree: self.tree, index: PLAIN | self.id }, PropId::of_move_letter(letter), [x, y]))
     }
 
@@ -719,7 +726,7 @@ impl GameTreeBuilder {
     /// [`GameTreeBuilder::add_node`], with the node's mark (see
     /// [`NodeData::plain_move`]).
     #[inline(always)]
-    fn push_node(&mut self, parent: Option<NodeId>, offset: u32, plain_move: [u8; 3]) -> NodeId {
+    fn push_node(&mut self, parent: Option<NodeId>, offset: u32, plain_move: [u8; 4]) -> NodeId {
         let t = &mut self.tree;
         let id = t.nodes.len() as u32;
         let props = t.props.len() as u32;
@@ -778,7 +785,7 @@ impl GameTreeBuilder {
         id: Range<usize>,
         code: PropId,
         value: Range<usize>,
-        plain_move: [u8; 3],
+        plain_move: [u8; 4],
     ) -> NodeId {
         debug_assert_eq!(code, PropId::of_bytes(&self.tree.source.as_bytes()[id.clone()]));
         Self::check_mark(plain_move, offset, &id, &value);
@@ -792,7 +799,7 @@ impl GameTreeBuilder {
     /// [`GameTreeBuilder::add_plain_node`] for a node whose parent is the
     /// node added last (the next move of a sequence).
     #[inline(always)]
-    pub(crate) fn add_plain_child(&mut self, offset: usize, id: Range<usize>, code: PropId, value: Range<usize>, plain_move: [u8; 3]) -> NodeId {
+    pub(crate) fn add_plain_child(&mut self, offset: usize, id: Range<usize>, code: PropId, value: Range<usize>, plain_move: [u8; 4]) -> NodeId {
         debug_assert_eq!(code, PropId::of_bytes(&self.tree.source.as_bytes()[id.clone()]));
         Self::check_mark(plain_move, offset, &id, &value);
         let t = &mut self.tree;
@@ -824,7 +831,7 @@ impl GameTreeBuilder {
     /// next; none for the last, set once at the end), with no length or
     /// room to update for each.
     #[inline(always)]
-    pub(crate) fn add_marked_chain(&mut self, max: usize, mut next: impl FnMut() -> Option<(usize, [u8; 3])>) -> usize {
+    pub(crate) fn add_marked_chain(&mut self, max: usize, mut next: impl FnMut() -> Option<(usize, [u8; 4])>) -> usize {
         let t = &mut self.tree;
         let first = t.nodes.len();
         if first == 0 {
@@ -837,7 +844,7 @@ impl GameTreeBuilder {
         for slot in &mut room[..room_len] {
             let Some((offset, plain_move)) = next() else { break };
             debug_assert!(plain_move != UNMARKED);
-            debug_assert_eq!(t.source.as_bytes().get(offset..offset + 6).map(|b| [b[1], b[3], b[4]]), Some(plain_move));
+            debug_assert_eq!(t.source.as_bytes().get(offset..offset + 6).map(|b| [b[1], b[2], b[3], b[4]]), Some(plain_move));
             let id = (first + added) as u32;
             slot.write(NodeData { props, parent: id - 1, first_child: id + 1, next_sibling: NONE, offset: offset as u32, plain_move });
             added += 1;
@@ -866,9 +873,9 @@ impl GameTreeBuilder {
     /// `;` and a value of two lower-case letters right after that, where
     /// [`GameTree::plain_prop_data`] and [`GameTree::plain_value_data`] look for them.
     #[inline(always)]
-    fn check_mark(plain_move: [u8; 3], offset: usize, id: &Range<usize>, value: &Range<usize>) {
+    fn check_mark(plain_move: [u8; 4], offset: usize, id: &Range<usize>, value: &Range<usize>) {
         debug_assert!(plain_move == UNMARKED || (*id == (offset + 1..offset + 2) && *value == (offset + 3..offset + 5)));
-        debug_assert!(plain_move == UNMARKED || matches!(plain_move, [b'B' | b'W', b'a'..=b'z', b'a'..=b'z']));
+        debug_assert!(plain_move == UNMARKED || matches!(plain_move, [b'B' | b'W', b'[', b'a'..=b'z', b'a'..=b'z']));
     }
 
     /// Adds a property to the node added last. `written` is the identifier

@@ -23,15 +23,27 @@ use crate::diag::{Code, Diagnostic, Severity};
 pub fn check_properties(game: &GameTree) -> Vec<Diagnostic> {
     let mut out = Vec::new();
     let root = game.root();
-    if let (Some(n), Some(gm)) = (props::non_go_game_type(root), root.get("GM")) {
+    // The root's `GM`, `FF` and `SZ` (the first of each, as `Node::get`
+    // finds them) in one pass over its properties, not three.
+    let (mut gm, mut ff, mut sz) = (None, None, None);
+    for prop in root.properties() {
+        let slot = match prop.code() {
+            PropId::GM => &mut gm,
+            PropId::FF => &mut ff,
+            PropId::SZ => &mut sz,
+            _ => continue,
+        };
+        slot.get_or_insert(prop);
+    }
+    if let Some((n, gm)) = gm.and_then(|gm| Some((props::game_type_not_go(gm)?, gm))) {
         let message = format!("GM[{n}]: the game is not Go (GM[1]); its properties were not checked");
         out.push(Diagnostic::new(Code::NotGo, gm.offset(), message));
         return out;
     }
-    let ff = root.get_value("FF").and_then(|v| props::parse_number(v).ok()).filter(|n| (1..=4).contains(n));
+    let ff = ff.and_then(|p| p.first()).and_then(|v| props::parse_number(v).ok()).filter(|n| (1..=4).contains(n));
     let mut checker = Checker {
         out,
-        size: props::board_size(root).unwrap_or_default(),
+        size: props::board_size_of(sz).unwrap_or_default(),
         old_format: ff.filter(|&n| n < 4),
         sets: [PointSet::new(), PointSet::new(), PointSet::new()],
     };
@@ -106,6 +118,7 @@ impl Checker {
         let mut first_setup: Option<Property<'_>> = None;
         let mut mixed_reported = false;
         let mut two_moves_reported = false;
+        let mut annotated = false;
         for prop in node.properties() {
             let code = prop.code();
             match code {
@@ -136,9 +149,9 @@ impl Checker {
                     self.sets[g].clear();
                 }
             }
-            self.property(prop, is_root);
+            annotated |= self.property(prop, is_root);
         }
-        if first_move.is_none() {
+        if first_move.is_none() && annotated {
             self.annotations_without_move(node);
         }
     }
@@ -196,17 +209,21 @@ impl Checker {
         }
     }
 
-    fn property(&mut self, prop: Property<'_>, is_root: bool) {
+    /// Checks one property; returns whether it is a move annotation (`TE`,
+    /// `BM`, `DO`, `IT`), which a node without a move should not hold: the
+    /// node's look for those, a second pass over its properties, is only
+    /// made when there is one.
+    fn property(&mut self, prop: Property<'_>, is_root: bool) -> bool {
         // Nearly every property of a game is a move on a point: nothing
         // below can object to it (the replay checks the board).
         if is_plain_move(prop) {
-            return;
+            return false;
         }
         // No identifier, or no upper-case letter: the parser reported it.
         // (A numbered identifier is upper-case letters.)
         let code = prop.code();
         if code == PropId::OTHER && !prop.id().bytes().any(|b| b.is_ascii_uppercase()) {
-            return;
+            return false;
         }
         // From here on the identifier is `info.id`.
         let Some(info) = property_info_by_code(code) else {
@@ -215,14 +232,15 @@ impl Checker {
                 None => format!("unknown property {}: not part of SGF FF[4] for Go", excerpt_id(prop.written_id())),
             };
             self.push(Code::UnknownProperty, prop.offset(), message);
-            return;
+            return false;
         };
+        let annotation = info.kind == PropKind::MoveAnnotation;
         if info.old && self.old_format.is_none() {
             // Outside an FF[1]-FF[3] file the identifier often means
             // something else: its value is not held to the old type.
             let message = fox_clock(prop).unwrap_or_else(|| format!("{} ({}) is an FF[1]-FF[3] property, not part of FF[4]", info.id, info.name));
             self.push(Code::UnknownProperty, prop.offset(), message);
-            return;
+            return annotation;
         }
         if info.kind == PropKind::Root && !is_root {
             let message = format!("{} outside the root node: root properties belong in the first node", shown(prop));
@@ -230,7 +248,7 @@ impl Checker {
         }
         let count = prop.value_count();
         if count == 0 {
-            return; // missing-value, reported by the parser
+            return annotation; // missing-value, reported by the parser
         }
         if !info.list && count > 1 {
             let message = format!("{}: {} takes one value, found {count}", shown(prop), info.id);
@@ -240,13 +258,20 @@ impl Checker {
         if let Some(ff) = self.old_format {
             self.newer_features(prop, info, ff);
         }
+        annotation
     }
 
     /// Checks the form of the values (all of a list, the first otherwise),
     /// then the uniqueness of points within the node.
     fn values(&mut self, prop: Property<'_>, info: &PropInfo, is_root: bool) {
         let id = info.id;
-        let checked = if info.list { prop.value_count() } else { 1 };
+        // Any text is a SimpleText or a Text (most of a root's values: names,
+        // ranks, place, result): no form to check, no text to fetch.
+        let checked = match info.value {
+            ValueType::SimpleText | ValueType::Text => 0,
+            _ if info.list => prop.value_count(),
+            _ => 1,
+        };
         let mut first_error = None;
         let mut bad = 0usize;
         for v in prop.values().take(checked) {
