@@ -101,6 +101,7 @@ fn check_text_of_syntax_and_charset_fixtures() {
 fn score_text_of_score_fixtures() {
     for (name, extra) in [
         ("kgs-seki-eyes", &["--dead-stones", "none"][..]),
+        ("kgs-one-dame-connection", &["--dead-stones", "none"][..]),
         ("japanese-seki-eyes-not-counted", &[][..]),
         ("fox-komi-x100", &[][..]),
         ("result-mismatch", &[][..]),

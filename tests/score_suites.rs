@@ -17,6 +17,7 @@ use std::path::Path;
 
 use assert_cmd::Command;
 use kifu::board::Color;
+use kifu::diag::Code;
 use kifu::replay::RuleOverrides;
 use kifu::rules::{KoRule, Rules, SekiEyes, Ties};
 use kifu::score::{DeadStones, GameScore, MapPoint, ScoreOptions, Side, score_game};
@@ -324,6 +325,21 @@ fn necessary_connection_after_dame() {
     assert_eq!(owners(&s)[&(3, 8)], '-', "D1 is no territory\n{}", drawn(&s));
     let chinese = score(&bytes, &ScoreOptions { rules: rules("chinese"), ..none });
     assert_count(&chinese, side(28, 9, 0, 0, 37.0), side(33, 10, 0, 0, 49.5), "W+12.5", Some(true));
+}
+
+/// A KGS record: KGS's results keep a point a single dame forces as
+/// territory, and kifu counts KGS records so, with the `connection-counted`
+/// note; under `--rules japanese` as written for other records it connects.
+#[test]
+fn kgs_keeps_a_point_a_single_dame_forces() {
+    let bytes = fixture("kgs-one-dame-connection.sgf");
+    let s = score(&bytes, &ScoreOptions { dead_stones: DeadStones::None, ..defaults() });
+    assert_eq!((s.result.as_str(), s.agrees), ("B+0.5", Some(true)), "\n{}", drawn(&s));
+    assert_eq!(owners(&s)[&(0, 0)], 'b', "A4 is Black's\n{}", drawn(&s));
+    assert!(s.diagnostics.iter().any(|d| d.code == Code::ConnectionCounted), "{:?}", s.diagnostics);
+    let plain = String::from_utf8_lossy(&bytes).replace("PC[The KGS Go Server at http://www.gokgs.com/]", "");
+    let japanese = score(plain.as_bytes(), &ScoreOptions { dead_stones: DeadStones::None, ..defaults() });
+    assert_eq!((japanese.result.as_str(), japanese.agrees), ("W+0.5", Some(false)), "\n{}", drawn(&japanese));
 }
 
 /// The same with two dame: the opponent can fill both, and filling either

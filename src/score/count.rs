@@ -828,6 +828,18 @@ mod tests {
     }
 
     #[test]
+    fn kgs_keeps_a_point_a_single_dame_forces() {
+        // B3 is a dame either colour can fill. Once White fills it, A3 is
+        // in atari and Black must connect at A4 (Japanese rules); KGS's
+        // count keeps A4 as Black's territory.
+        let position = [".XXXXX", "X.XXXX", "OO..OX", "OOOOOO"];
+        let every = assert_counted(&position, JAPANESE, &["cXXXXX", "X.XXXX", "OO..OX", "OOOOOO"]);
+        assert!(!every.one_dame_kept);
+        let kgs = assert_counted(&position, CountRules { connections: Connections::ExceptOneDame, ..JAPANESE }, &["bXXXXX", "X.XXXX", "OO..OX", "OOOOOO"]);
+        assert!(kgs.one_dame_kept);
+    }
+
+    #[test]
     fn kgs_connects_after_a_dame_only_one_colour_can_fill_and_an_open_ko() {
         // F1 is a dame only White can fill: once it is filled, E1 is in
         // atari as in an open ko, and connects under KGS's rule too.
