@@ -336,7 +336,7 @@ codes! {
             Command "kifu score --dead-stones none kgs-game-with-seki.sgf";
         ConnectionCounted = "connection-counted", Info,
             "KGS's count keeps a point where a single dame forces a connection: it changed the count of this KGS record.",
-            "Japanese rules (commentary to Art. 9) take from territory a point where a chain must connect once the dame are filled. KGS's results keep such a point as its owner's territory when a single dame forces the connection (the chain's only liberties are that point and one dame either player can fill), and take it when two dame or more do, or when the chain is already in atari there. kifu follows KGS for KGS records, and says so where it changed the count, naming how many points.",
+            "Japanese rules (commentary to Art. 9) take from territory a point where a chain must connect once the dame are filled. KGS's results keep such a point as its owner's territory when a single dame forces the connection (the chain's only liberties are that point and one dame either player can fill), and take it when two dame or more do, or when the chain is already in atari there. kifu follows KGS for KGS records, and says so where it changed the count, naming how many points. `--connections every` applies Japanese rules as written.",
             Command "kifu score kgs-game-with-open-dame.sgf";
         IllegalMoveLoses = "illegal-move-loses", Info,
             "Under Japanese rules (Art. 14) the player who made an illegal move loses the game.",

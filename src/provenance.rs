@@ -63,11 +63,12 @@ pub struct Provenance {
 
 impl Provenance {
     /// The rules a count follows: `rules`, with the server's necessary
-    /// connections under territory scoring, and its seki eye rule when the
-    /// rules take a seki tax and `--seki-eyes` did not choose. Returns
-    /// whether the seki eye rule was applied.
-    pub fn apply(&self, rules: &mut Rules, seki_eyes_chosen: bool) -> bool {
-        if let Some(connections) = self.connections.filter(|_| rules.scoring == Scoring::Territory) {
+    /// connections under territory scoring unless `--connections` chose,
+    /// and its seki eye rule when the rules take a seki tax and
+    /// `--seki-eyes` did not choose. Returns whether the seki eye rule was
+    /// applied.
+    pub fn apply(&self, rules: &mut Rules, seki_eyes_chosen: bool, connections_chosen: bool) -> bool {
+        if let Some(connections) = self.connections.filter(|_| rules.scoring == Scoring::Territory && !connections_chosen) {
             rules.connections = connections;
         }
         match self.seki_eye_rule {
@@ -253,30 +254,33 @@ mod tests {
     fn kgs_seki_eye_rule_unless_chosen_or_untaxed() {
         let kgs = resolved("(;PC[KGS])", "japanese");
         let mut rules = Rules::JAPANESE;
-        assert!(kgs.apply(&mut rules, false));
+        assert!(kgs.apply(&mut rules, false, false));
         assert_eq!(rules.seki_eye_rule, SekiEyeRule::EveryChainInSeki);
         let mut rules = Rules::JAPANESE;
-        assert!(!kgs.apply(&mut rules, true));
+        assert!(!kgs.apply(&mut rules, true, false));
         assert_eq!(rules.seki_eye_rule, SekiEyeRule::AnyChainInSeki);
         let mut chinese = Rules::preset("chinese").unwrap();
-        assert!(!kgs.apply(&mut chinese, false));
+        assert!(!kgs.apply(&mut chinese, false, false));
         let mut japanese = Rules::JAPANESE;
-        assert!(!resolved("(;AP[foxwq])", "japanese").apply(&mut japanese, false));
+        assert!(!resolved("(;AP[foxwq])", "japanese").apply(&mut japanese, false, false));
     }
 
     #[test]
-    fn kgs_connections_under_territory_counting_only() {
+    fn kgs_connections_under_territory_counting_unless_chosen() {
         let kgs = resolved("(;PC[KGS])", "japanese");
         for seki_eyes_chosen in [false, true] {
             let mut rules = Rules::JAPANESE;
-            kgs.apply(&mut rules, seki_eyes_chosen);
+            kgs.apply(&mut rules, seki_eyes_chosen, false);
             assert_eq!(rules.connections, Connections::ExceptOneDame);
         }
+        let mut chosen = Rules::JAPANESE;
+        kgs.apply(&mut chosen, false, true);
+        assert_eq!(chosen.connections, Connections::Every);
         let mut chinese = Rules::preset("chinese").unwrap();
-        kgs.apply(&mut chinese, false);
+        kgs.apply(&mut chinese, false, false);
         assert_eq!(chinese.connections, Connections::Every);
         let mut japanese = Rules::JAPANESE;
-        resolved("(;AP[foxwq])", "japanese").apply(&mut japanese, false);
+        resolved("(;AP[foxwq])", "japanese").apply(&mut japanese, false, false);
         assert_eq!(japanese.connections, Connections::Every);
     }
 }

@@ -12,7 +12,7 @@
 
 use crate::board::{Board, Cell, Color, Pt};
 use crate::diag::{Code, Diagnostic, Focus, Severity, Snapshot};
-use crate::rules::{KoRule, Rules, SekiEyes, Suicide, Ties};
+use crate::rules::{Connections, KoRule, Rules, SekiEyes, Suicide, Ties};
 use crate::sgf::props::{self, BoardSize, Move, Point};
 use crate::sgf::{Children, GameTree, Node, NodeId, PropId, Property, Value};
 
@@ -24,6 +24,8 @@ pub struct RuleOverrides {
     pub suicide: Option<Suicide>,
     /// `--seki-eyes`: sets the seki tax.
     pub seki_eyes: Option<SekiEyes>,
+    /// `--connections`: which necessary connections a territory count makes.
+    pub connections: Option<Connections>,
     /// `--ties`.
     pub ties: Option<Ties>,
     /// `--komi`: replaces `KM[]`.
@@ -52,6 +54,9 @@ impl RuleOverrides {
         }
         if let Some(seki_eyes) = self.seki_eyes {
             seki_eyes.apply(&mut rules);
+        }
+        if let Some(connections) = self.connections {
+            rules.connections = connections;
         }
         if let Some(ties) = self.ties {
             rules.ties = ties;

@@ -329,7 +329,8 @@ fn necessary_connection_after_dame() {
 
 /// A KGS record: KGS's results keep a point a single dame forces as
 /// territory, and kifu counts KGS records so, with the `connection-counted`
-/// note; under `--rules japanese` as written for other records it connects.
+/// note; `--connections every` (Japanese rules as written) connects, as a
+/// record not from KGS does.
 #[test]
 fn kgs_keeps_a_point_a_single_dame_forces() {
     let bytes = fixture("kgs-one-dame-connection.sgf");
@@ -340,6 +341,12 @@ fn kgs_keeps_a_point_a_single_dame_forces() {
     let plain = String::from_utf8_lossy(&bytes).replace("PC[The KGS Go Server at http://www.gokgs.com/]", "");
     let japanese = score(plain.as_bytes(), &ScoreOptions { dead_stones: DeadStones::None, ..defaults() });
     assert_eq!((japanese.result.as_str(), japanese.agrees), ("W+0.5", Some(false)), "\n{}", drawn(&japanese));
+    let out = kifu()
+        .args(["score", "--format", "json", "--dead-stones", "none", "--connections", "every", "fixtures/score/kgs-one-dame-connection.sgf"])
+        .output()
+        .unwrap();
+    let doc: Value = serde_json::from_str(String::from_utf8(out.stdout).unwrap().lines().next().unwrap()).unwrap();
+    assert_eq!((out.status.code(), doc["result"].as_str()), (Some(1), Some("W+0.5")));
 }
 
 /// The same with two dame: the opponent can fill both, and filling either

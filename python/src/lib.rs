@@ -106,20 +106,20 @@ fn parse(
 ///
 /// The options are the command line's flags: ``rules``, ``ko``,
 /// ``suicide``; ``score=True`` (``--score``) with ``dead_stones``, ``komi``,
-/// ``handicap_bonus``, ``seki_eyes``, ``ties``; ``allow`` and ``deny``
+/// ``handicap_bonus``, ``seki_eyes``, ``connections``, ``ties``; ``allow`` and ``deny``
 /// (codes, or ``"warnings"``); ``encoding``, ``max_bytes``, ``max_nodes``,
 /// ``max_variations``, ``timeout_per_file`` (seconds); ``jobs`` threads for
 /// folders. No ``kifu.toml`` is read.
 #[pyfunction]
 #[pyo3(signature = (
     path_or_bytes, rules = None, *, ko = None, suicide = None,
-    score = false, dead_stones = "auto", komi = None, handicap_bonus = None, seki_eyes = None, ties = "draw",
+    score = false, dead_stones = "auto", komi = None, handicap_bonus = None, seki_eyes = None, connections = None, ties = "draw",
     allow = Vec::new(), deny = Vec::new(),
     encoding = None, max_bytes = None, max_nodes = None, max_variations = None, timeout_per_file = None,
     extensions = Vec::new(), hidden = false, jobs = None, name = "-".to_string(),
 ))]
 #[pyo3(
-    text_signature = "(path_or_bytes, rules=None, *, ko=None, suicide=None, score=False, dead_stones='auto', komi=None, handicap_bonus=None, seki_eyes=None, ties='draw', allow=(), deny=(), encoding=None, max_bytes=None, max_nodes=None, max_variations=None, timeout_per_file=None, extensions=(), hidden=False, jobs=None, name='-')"
+    text_signature = "(path_or_bytes, rules=None, *, ko=None, suicide=None, score=False, dead_stones='auto', komi=None, handicap_bonus=None, seki_eyes=None, connections=None, ties='draw', allow=(), deny=(), encoding=None, max_bytes=None, max_nodes=None, max_variations=None, timeout_per_file=None, extensions=(), hidden=False, jobs=None, name='-')"
 )]
 #[allow(clippy::too_many_arguments)]
 fn check(
@@ -133,6 +133,7 @@ fn check(
     komi: Option<f64>,
     handicap_bonus: Option<f64>,
     seki_eyes: Option<&str>,
+    connections: Option<&str>,
     ties: &str,
     allow: Vec<String>,
     deny: Vec<String>,
@@ -149,7 +150,7 @@ fn check(
     let input = Input::from_py(path_or_bytes)?;
     let rules = options::rule_overrides(rules, ko, suicide)?;
     let score = match score {
-        true => Some(ScoreArgs { dead_stones, komi, handicap_bonus, seki_eyes, ties, variation: Vec::new() }.resolve(rules)?),
+        true => Some(ScoreArgs { dead_stones, komi, handicap_bonus, seki_eyes, connections, ties, variation: Vec::new() }.resolve(rules)?),
         false => None,
     };
     let policy = options::policy(allow, deny)?;
@@ -216,16 +217,17 @@ fn check_paths(paths: Vec<PathBuf>, walk: &batch::Walk, options: &CheckOptions, 
 /// ``dead_stones``: ``"auto"`` (the record's markup, else estimated),
 /// ``"markup"``, ``"estimate"``, ``"none"``, or points (``"dd,pq"``).
 /// ``rules``, ``ko``, ``suicide``, ``komi``, ``handicap_bonus``,
-/// ``seki_eyes`` (``"none"``, ``"count"``, ``"kgs"``), ``ties``
+/// ``seki_eyes`` (``"none"``, ``"count"``, ``"kgs"``), ``connections``
+/// (``"every"``, ``"kgs"``, ``"none"``), ``ties``
 /// (``"draw"``, ``"white"``) and ``variation`` (child indices) as the flags.
 /// ValueError for a ``Game`` with no board to score.
 #[pyfunction]
 #[pyo3(signature = (
     path_or_game, rules = None, dead_stones = "auto", *, ko = None, suicide = None,
-    komi = None, handicap_bonus = None, seki_eyes = None, ties = "draw", variation = Vec::new(), encoding = None,
+    komi = None, handicap_bonus = None, seki_eyes = None, connections = None, ties = "draw", variation = Vec::new(), encoding = None,
 ))]
 #[pyo3(
-    text_signature = "(path_or_game, rules=None, dead_stones='auto', *, ko=None, suicide=None, komi=None, handicap_bonus=None, seki_eyes=None, ties='draw', variation=(), encoding=None)"
+    text_signature = "(path_or_game, rules=None, dead_stones='auto', *, ko=None, suicide=None, komi=None, handicap_bonus=None, seki_eyes=None, connections=None, ties='draw', variation=(), encoding=None)"
 )]
 #[allow(clippy::too_many_arguments)]
 fn score<'py>(
@@ -238,12 +240,13 @@ fn score<'py>(
     komi: Option<f64>,
     handicap_bonus: Option<f64>,
     seki_eyes: Option<&str>,
+    connections: Option<&str>,
     ties: &str,
     variation: Vec<u32>,
     encoding: Option<&str>,
 ) -> PyResult<Bound<'py, PyAny>> {
     let overrides = options::rule_overrides(rules, ko, suicide)?;
-    let options = ScoreArgs { dead_stones, komi, handicap_bonus, seki_eyes, ties, variation }.resolve(overrides)?;
+    let options = ScoreArgs { dead_stones, komi, handicap_bonus, seki_eyes, connections, ties, variation }.resolve(overrides)?;
     if let Ok(game) = path_or_game.cast::<Game>() {
         let game = game.get();
         let doc = py.detach(|| score_doc(game.tree(), game.source(), game.file().unwrap_or("-"), game.index(), &options));

@@ -7,7 +7,7 @@ use std::path::PathBuf;
 use kifu::batch::{Shard, Walk};
 use kifu::diag::{Code, Policy};
 use kifu::replay::RuleOverrides;
-use kifu::rules::{KoRule, PRESETS, Rules, SekiEyes, Suicide, Ties};
+use kifu::rules::{Connections, KoRule, PRESETS, Rules, SekiEyes, Suicide, Ties};
 use kifu::score::{DeadStones, ScoreOptions};
 use kifu::sgf::{self, ParseOptions, charset};
 use pyo3::exceptions::{PyTypeError, PyValueError};
@@ -99,6 +99,7 @@ pub struct ScoreArgs<'a> {
     pub komi: Option<f64>,
     pub handicap_bonus: Option<f64>,
     pub seki_eyes: Option<&'a str>,
+    pub connections: Option<&'a str>,
     pub ties: &'a str,
     pub variation: Vec<u32>,
 }
@@ -116,12 +117,19 @@ impl ScoreArgs<'_> {
             Some("kgs") => Some(SekiEyes::Kgs),
             Some(other) => return Err(bad_value("seki_eyes", other, "none, count or kgs")),
         };
+        let connections = match self.connections {
+            None => None,
+            Some("every") => Some(Connections::Every),
+            Some("kgs") => Some(Connections::ExceptOneDame),
+            Some("none") => Some(Connections::Ignored),
+            Some(other) => return Err(bad_value("connections", other, "every, kgs or none")),
+        };
         let ties = match self.ties {
             "draw" => Ties::Draw,
             "white" => Ties::White,
             other => return Err(bad_value("ties", other, "draw or white")),
         };
-        let rules = RuleOverrides { komi: self.komi, seki_eyes, ties: Some(ties), ..rules };
+        let rules = RuleOverrides { komi: self.komi, seki_eyes, connections, ties: Some(ties), ..rules };
         Ok(ScoreOptions { rules, dead_stones, handicap_bonus: self.handicap_bonus, variation: self.variation.clone(), ..Default::default() })
     }
 }

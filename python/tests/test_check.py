@@ -86,6 +86,18 @@ def test_score_options_are_the_cli_flags(cli):
     ]:
         _, lines, _ = cli("score", "--format", "json", *flags, path)
         assert kifu.score(path, **options) == json_lines(lines), flags
+    kgs = FIXTURES / "score" / "kgs-one-dame-connection.sgf"
+    results = set()
+    for flags, options in [
+        (["--dead-stones", "none"], dict(dead_stones="none")),
+        (["--dead-stones", "none", "--connections", "every"], dict(dead_stones="none", connections="every")),
+    ]:
+        _, lines, _ = cli("score", "--format", "json", *flags, kgs)
+        assert kifu.score(kgs, **options) == json_lines(lines), flags
+        results.add(json_lines(lines)[0]["result"])
+    assert results == {"B+0.5", "W+0.5"}
+    with pytest.raises(ValueError, match="connections"):
+        kifu.score(kgs, connections="some")
     with pytest.raises(ValueError, match="dead_stones"):
         kifu.score(path, dead_stones="dd,1")
     with pytest.raises(ValueError):

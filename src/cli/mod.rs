@@ -37,7 +37,7 @@ use crate::json::{self, JsonOptions};
 use crate::repair;
 use crate::replay::RuleOverrides;
 use crate::report::{self, Format, Reporter, Shown};
-use crate::rules::{KoRule, Rules, SekiEyes, Suicide, Ties};
+use crate::rules::{Connections, KoRule, Rules, SekiEyes, Suicide, Ties};
 use crate::score::{DeadStones, ScoreOptions};
 use crate::sgf::props;
 use crate::sgf::{self, ParseOptions, SourceMap, charset};
@@ -166,6 +166,9 @@ struct ScoreFlags {
     /// Whether the eyes of groups in seki count: none (Japanese Art. 8), count, or kgs (as KGS scores: an eye counts for nobody only if all the chains around it touch a seki dame, seki being found as the board stands, without filling the dame first). Default: kgs for KGS records, else none.
     #[arg(long, value_enum)]
     seki_eyes: Option<SekiEyes>,
+    /// Which necessary connections a territory count makes: every (Japanese rules, commentary to Art. 9), kgs (as KGS's results show: not where a single dame forces the connection), or none. Default: kgs for KGS records, else every.
+    #[arg(long, value_enum)]
+    connections: Option<ConnectionsArg>,
     /// Who wins equal scores: draw (jigo; the default) or white (for rules that give ties to White).
     #[arg(long, value_enum)]
     ties: Option<TiesArg>,
@@ -182,6 +185,13 @@ fn finite_number(text: &str) -> Result<f64, String> {
         Ok(_) => Err(format!("'{text}' is not a finite number")),
         Err(_) => Err(format!("'{text}' is not a number")),
     }
+}
+
+#[derive(Clone, Copy, PartialEq, Eq, ValueEnum)]
+enum ConnectionsArg {
+    Every,
+    Kgs,
+    None,
 }
 
 #[derive(Clone, Copy, PartialEq, Eq, ValueEnum)]
@@ -217,6 +227,7 @@ impl ScoreFlags {
             ("--komi", self.komi.is_some()),
             ("--handicap-bonus", self.handicap_bonus.is_some()),
             ("--seki-eyes", self.seki_eyes.is_some()),
+            ("--connections", self.connections.is_some()),
             ("--ties", self.ties.is_some()),
             ("--variation", !self.variation.is_empty()),
         ];
@@ -247,7 +258,12 @@ impl ScoreFlags {
             TiesArg::Draw => Ties::Draw,
             TiesArg::White => Ties::White,
         });
-        let rules = RuleOverrides { komi: self.komi, seki_eyes: self.seki_eyes, ties, ..rules };
+        let connections = self.connections.map(|c| match c {
+            ConnectionsArg::Every => Connections::Every,
+            ConnectionsArg::Kgs => Connections::ExceptOneDame,
+            ConnectionsArg::None => Connections::Ignored,
+        });
+        let rules = RuleOverrides { komi: self.komi, seki_eyes: self.seki_eyes, connections, ties, ..rules };
         let options = ScoreOptions { rules, dead_stones, handicap_bonus: self.handicap_bonus, variation: self.variation.clone(), ..Default::default() };
         Ok(ScoreSettings { options, points })
     }

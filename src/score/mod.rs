@@ -218,7 +218,7 @@ pub fn score_game(game: &GameTree, options: &ScoreOptions) -> Result<GameScore, 
     };
     let DeadStonesFound { dead, unsure, calls, from } = dead_stones(&position, end, options, effort, &mut diagnostics)?;
     let mut rules = position.rules;
-    let kgs_default = provenance.apply(&mut rules, options.rules.seki_eyes.is_some());
+    let kgs_default = provenance.apply(&mut rules, options.rules.seki_eyes.is_some(), options.rules.connections.is_some());
     let board = &position.board;
     let analysis = Analysis::without(board, &dead);
     let counted = if from == "markup" { markup_count(&analysis, board, end, &dead) } else { count::count(&analysis, CountRules::of(&rules)) };
@@ -237,7 +237,7 @@ pub fn score_game(game: &GameTree, options: &ScoreOptions) -> Result<GameScore, 
         if kept > 0 {
             let at = root.get("PC").or(root.get("AP")).map_or(0, |p| p.offset());
             let message = format!(
-                "the record comes from KGS, whose Japanese scoring keeps a point of territory where a single dame forces a connection; kifu does the same, which counts {kept} point{} that Japanese rules leave to no one",
+                "the record comes from KGS, whose Japanese scoring keeps a point of territory where a single dame forces a connection; kifu does the same, which counts {kept} point{} that Japanese rules leave to no one (--connections every for Japanese rules)",
                 if kept == 1 { "" } else { "s" }
             );
             diagnostics.push(Diagnostic::new(Code::ConnectionCounted, at, message));
