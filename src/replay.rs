@@ -209,11 +209,11 @@ pub struct Position {
 /// it (illegal moves are played where they can be, silently: `replay`
 /// reports them). `None` when the board size is unusable.
 pub fn position_at(game: &GameTree, target: NodeId, overrides: &RuleOverrides) -> Option<Position> {
-    let root = game.root();
-    let (rules, _) = overrides.resolve(root.get_value("RU"));
-    let size = props::board_size(root).ok()?;
+    let settings = RootSettings::of(game.root());
+    let (rules, _) = overrides.resolve(settings.ru.and_then(|p| p.first()));
+    let size = props::board_size_of(settings.sz).ok()?;
     let board = Board::new(size.width as usize, size.height as usize)?;
-    let implicit_handicap = check_handicap(game, &RootSettings::of(root), size, &mut Vec::new());
+    let implicit_handicap = check_handicap(game, &settings, size, &mut Vec::new());
     let mut line: Vec<Node<'_>> = std::iter::successors(Some(game.node(target)), |n| n.parent()).collect();
     line.reverse();
     // About one position a node: the table of positions seen need not grow.

@@ -876,7 +876,7 @@ pub fn komi(node: Node<'_>) -> Result<Option<f64>, ValueError> {
 
 /// `HA`: the number of handicap stones.
 pub fn handicap(node: Node<'_>) -> Result<Option<i64>, ValueError> {
-    number_in_range(&node, "HA")
+    node.get("HA").map_or(Ok(None), handicap_of)
 }
 
 /// [`handicap`] of a node's `HA` property, found in hand.
