@@ -7,10 +7,11 @@
 //! only waited for results would wake for each batch and take a core from
 //! a worker: on a tree of small files the walk is about a tenth of the
 //! work.) Items travel in batches of [`BATCH`], as a file takes only some
-//! microseconds to check and a thread hand-off costs as much. At most
-//! `window` batches are between production and hand-over at any time, so
-//! memory stays flat however many items there are, even when one item is
-//! slow.
+//! microseconds to check and a thread hand-off costs as much; a batch
+//! ends sooner when its items hold many bytes (archive members read
+//! whole). At most `window` batches are between production and hand-over
+//! at any time, so memory stays flat however many items there are, even
+//! when one item is slow.
 
 use std::collections::BTreeMap;
 use std::io;
@@ -21,6 +22,28 @@ use crossbeam_channel::{Receiver, Sender, select_biased, unbounded};
 
 /// Items per hand-off between threads.
 const BATCH: usize = 16;
+/// A batch whose items hold this many bytes is handed off with fewer items.
+const BATCH_BYTES: usize = 1 << 20;
+/// Batches the producer keeps queued for each job: the workers need that
+/// much ahead while the producer is busy elsewhere, reading and sorting a
+/// large folder (some milliseconds for 10,000 entries). With 2 per job
+/// they waited 55 ms in a check of the KGS tree (0.3 s with 2 jobs), with
+/// 8 per job about 25 (`perf sched timehist`, see benches/README.md).
+const QUEUED_PER_JOB: usize = 8;
+
+/// What an item holds in memory until it is worked on: the bytes of an
+/// archive member read whole, nothing for a path read by the worker.
+pub trait Held {
+    fn held_bytes(&self) -> usize {
+        0
+    }
+}
+
+impl<A: Held, B> Held for (A, B) {
+    fn held_bytes(&self) -> usize {
+        self.0.held_bytes()
+    }
+}
 
 /// How many batches were handed over, and whether the run stopped; the
 /// producer waits on it.
@@ -61,7 +84,7 @@ impl HandOver {
 /// returns the error) when `deliver` fails. `work` should not panic (the
 /// CLI catches panics per file); if it does, the run stops and the panic
 /// goes on.
-pub fn ordered_map<I: Send, R: Send>(
+pub fn ordered_map<I: Held + Send, R: Send>(
     jobs: usize,
     produce: impl FnOnce(&mut dyn FnMut(I) -> ControlFlow<()>) + Send,
     work: impl Fn(I) -> R + Sync,
@@ -70,7 +93,8 @@ pub fn ordered_map<I: Send, R: Send>(
     if jobs <= 1 {
         return sequential(produce, work, deliver);
     }
-    let window = jobs * 2 + 2;
+    let queued = jobs * QUEUED_PER_JOB;
+    let window = 2 * queued + 2;
     let hand_over = HandOver { handed_over: Mutex::new((0, false)), changed: Condvar::new() };
     // Unbounded, but the producer never runs more than `window` batches
     // ahead of the hand-over.
@@ -90,7 +114,7 @@ pub fn ordered_map<I: Send, R: Send>(
                 let sent = loop {
                     match hand_over.room(seq, window) {
                         None => break false,
-                        Some(true) if item_tx.len() < jobs => break item_tx.send((seq, batch)).is_ok(),
+                        Some(true) if item_tx.len() < queued => break item_tx.send((seq, batch)).is_ok(),
                         Some(true) => break results.send((seq, work_on(batch, work, hand_over))).is_ok(),
                         Some(false) => {
                             let going_on = match items.try_recv() {
@@ -106,10 +130,15 @@ pub fn ordered_map<I: Send, R: Send>(
                 seq += 1;
                 sent
             };
+            let mut held = 0;
             produce(&mut |item| {
+                held += item.held_bytes();
                 batch.push(item);
-                if batch.len() == BATCH && !send(std::mem::replace(&mut batch, Vec::with_capacity(BATCH))) {
-                    return ControlFlow::Break(());
+                if batch.len() == BATCH || held >= BATCH_BYTES {
+                    held = 0;
+                    if !send(std::mem::replace(&mut batch, Vec::with_capacity(BATCH))) {
+                        return ControlFlow::Break(());
+                    }
                 }
                 ControlFlow::Continue(())
             });
@@ -215,6 +244,8 @@ fn sequential<I, R>(
 mod tests {
     use super::*;
 
+    impl Held for u64 {}
+
     /// Items 0, 1, 2, ... until the run stops.
     fn endless(f: &mut dyn FnMut(u64) -> ControlFlow<()>) {
         for i in 0.. {
@@ -225,7 +256,7 @@ mod tests {
     }
 
     /// What `ordered_map` delivers with `jobs` jobs, in the order delivered.
-    fn delivered<I: Send, R: Send>(jobs: usize, produce: impl FnOnce(&mut dyn FnMut(I) -> ControlFlow<()>) + Send, work: impl Fn(I) -> R + Sync) -> Vec<R> {
+    fn delivered<I: Held + Send, R: Send>(jobs: usize, produce: impl FnOnce(&mut dyn FnMut(I) -> ControlFlow<()>) + Send, work: impl Fn(I) -> R + Sync) -> Vec<R> {
         let mut seen = Vec::new();
         ordered_map(jobs, produce, work, |r| {
             seen.push(r);
@@ -300,6 +331,42 @@ mod tests {
             assert!(workers.len() <= jobs, "--jobs {jobs}: {} threads worked", workers.len());
             assert!(workers.contains(&producer.into_inner().unwrap().unwrap()), "--jobs {jobs}: the producing thread never worked");
             assert!(workers.contains(&current().id()), "--jobs {jobs}: the calling thread never worked");
+        }
+    }
+
+    /// An item holding a whole batch's bytes, like a large archive member.
+    struct Member(u64);
+
+    impl Held for Member {
+        fn held_bytes(&self) -> usize {
+            BATCH_BYTES
+        }
+    }
+
+    #[test]
+    fn items_holding_many_bytes_travel_alone_so_few_are_in_flight() {
+        use std::sync::atomic::{AtomicUsize, Ordering};
+        for jobs in [2, 3] {
+            let (produced, most_in_flight) = (AtomicUsize::new(0), AtomicUsize::new(0));
+            let produce = |f: &mut dyn FnMut(Member) -> ControlFlow<()>| {
+                for i in 0..2_000 {
+                    produced.fetch_add(1, Ordering::SeqCst);
+                    if f(Member(i)).is_break() {
+                        return;
+                    }
+                }
+            };
+            let mut delivered = 0;
+            ordered_map(jobs, produce, |Member(i)| i, |_| {
+                delivered += 1;
+                most_in_flight.fetch_max(produced.load(Ordering::SeqCst) - delivered, Ordering::SeqCst);
+                Ok(())
+            })
+            .unwrap();
+            assert_eq!(delivered, 2_000);
+            // A batch a member: the window's batches, and one being filled.
+            let window = 2 * jobs * QUEUED_PER_JOB + 2;
+            assert!(most_in_flight.into_inner() <= window + 1, "--jobs {jobs}");
         }
     }
 

@@ -108,6 +108,15 @@ pub struct Item {
     pub content: Content,
 }
 
+impl super::Held for Item {
+    fn held_bytes(&self) -> usize {
+        match &self.content {
+            Content::Bytes(bytes) => bytes.len(),
+            _ => 0,
+        }
+    }
+}
+
 impl Item {
     fn problem(name: String, code: Code, message: String) -> Item {
         Item { relative: PathBuf::from(&name), name, content: Content::Problem(code, message) }
