@@ -256,7 +256,11 @@ mod tests {
     }
 
     /// What `ordered_map` delivers with `jobs` jobs, in the order delivered.
-    fn delivered<I: Held + Send, R: Send>(jobs: usize, produce: impl FnOnce(&mut dyn FnMut(I) -> ControlFlow<()>) + Send, work: impl Fn(I) -> R + Sync) -> Vec<R> {
+    fn delivered<I: Held + Send, R: Send>(
+        jobs: usize,
+        produce: impl FnOnce(&mut dyn FnMut(I) -> ControlFlow<()>) + Send,
+        work: impl Fn(I) -> R + Sync,
+    ) -> Vec<R> {
         let mut seen = Vec::new();
         ordered_map(jobs, produce, work, |r| {
             seen.push(r);
@@ -357,11 +361,16 @@ mod tests {
                 }
             };
             let mut delivered = 0;
-            ordered_map(jobs, produce, |Member(i)| i, |_| {
-                delivered += 1;
-                most_in_flight.fetch_max(produced.load(Ordering::SeqCst) - delivered, Ordering::SeqCst);
-                Ok(())
-            })
+            ordered_map(
+                jobs,
+                produce,
+                |Member(i)| i,
+                |_| {
+                    delivered += 1;
+                    most_in_flight.fetch_max(produced.load(Ordering::SeqCst) - delivered, Ordering::SeqCst);
+                    Ok(())
+                },
+            )
             .unwrap();
             assert_eq!(delivered, 2_000);
             // A batch a member: the window's batches, and one being filled.
