@@ -24,12 +24,6 @@ use crossbeam_channel::{Receiver, Sender, select_biased, unbounded};
 const BATCH: usize = 16;
 /// A batch whose items hold this many bytes is handed off with fewer items.
 const BATCH_BYTES: usize = 1 << 20;
-/// Batches the producer keeps queued for each job: the workers need that
-/// much ahead while the producer is busy elsewhere, reading and sorting a
-/// large folder (some milliseconds for 10,000 entries). With 2 per job
-/// they waited 55 ms in a check of the KGS tree (0.3 s with 2 jobs), with
-/// 8 per job about 25 (`perf sched timehist`, see benches/README.md).
-const QUEUED_PER_JOB: usize = 8;
 
 /// What an item holds in memory until it is worked on: the bytes of an
 /// archive member read whole, nothing for a path read by the worker.
@@ -93,8 +87,7 @@ pub fn ordered_map<I: Held + Send, R: Send>(
     if jobs <= 1 {
         return sequential(produce, work, deliver);
     }
-    let queued = jobs * QUEUED_PER_JOB;
-    let window = 2 * queued + 2;
+    let window = jobs * 2 + 2;
     let hand_over = HandOver { handed_over: Mutex::new((0, false)), changed: Condvar::new() };
     // Unbounded, but the producer never runs more than `window` batches
     // ahead of the hand-over.
@@ -114,7 +107,7 @@ pub fn ordered_map<I: Held + Send, R: Send>(
                 let sent = loop {
                     match hand_over.room(seq, window) {
                         None => break false,
-                        Some(true) if item_tx.len() < queued => break item_tx.send((seq, batch)).is_ok(),
+                        Some(true) if item_tx.len() < jobs => break item_tx.send((seq, batch)).is_ok(),
                         Some(true) => break results.send((seq, work_on(batch, work, hand_over))).is_ok(),
                         Some(false) => {
                             let going_on = match items.try_recv() {
@@ -374,7 +367,7 @@ mod tests {
             .unwrap();
             assert_eq!(delivered, 2_000);
             // A batch a member: the window's batches, and one being filled.
-            let window = 2 * jobs * QUEUED_PER_JOB + 2;
+            let window = jobs * 2 + 2;
             assert!(most_in_flight.into_inner() <= window + 1, "--jobs {jobs}");
         }
     }
