@@ -5,6 +5,7 @@
 /// locks the allocating thread's arena and the threads sleep on each
 /// other; jemalloc's thread caches take such frees without a lock
 /// (benches/README.md, "Allocation across threads").
+#[cfg(not(windows))]
 #[global_allocator]
 static ALLOCATOR: tikv_jemallocator::Jemalloc = tikv_jemallocator::Jemalloc;
 
