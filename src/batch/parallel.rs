@@ -39,6 +39,11 @@ impl<A: Held, B> Held for (A, B) {
     }
 }
 
+/// At most this many batches are between production and hand-over.
+fn window(jobs: usize) -> usize {
+    jobs * 2 + 2
+}
+
 /// How many batches were handed over, and whether the run stopped; the
 /// producer waits on it.
 struct HandOver {
@@ -87,7 +92,7 @@ pub fn ordered_map<I: Held + Send, R: Send>(
     if jobs <= 1 {
         return sequential(produce, work, deliver);
     }
-    let window = jobs * 2 + 2;
+    let window = window(jobs);
     let hand_over = HandOver { handed_over: Mutex::new((0, false)), changed: Condvar::new() };
     // Unbounded, but the producer never runs more than `window` batches
     // ahead of the hand-over.
@@ -367,8 +372,7 @@ mod tests {
             .unwrap();
             assert_eq!(delivered, 2_000);
             // A batch a member: the window's batches, and one being filled.
-            let window = jobs * 2 + 2;
-            assert!(most_in_flight.into_inner() <= window + 1, "--jobs {jobs}");
+            assert!(most_in_flight.into_inner() <= window(jobs) + 1, "--jobs {jobs}");
         }
     }
 
