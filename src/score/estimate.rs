@@ -70,6 +70,7 @@
 
 use crate::analysis::Analysis;
 use crate::board::{Board, Cell, Pt};
+use crate::score::life;
 use crate::score::reader::{self, Outcome};
 
 /// What [`estimate`] decided about a final position. Every list is sorted
@@ -543,6 +544,7 @@ impl Estimator {
             if params.passed {
                 self.kill_groups_without_room(&linked, &root, &in_seki, &mut dead_chain);
             }
+            self.keep_enclosed_living(&linked, &root, &mut dead_chain);
         }
         self.kill_bent_fours(&mut dead_chain);
 
@@ -854,6 +856,28 @@ impl Estimator {
             }
         }
         cells
+    }
+
+    /// A dead group whose liberties all lie in small regions it encloses
+    /// lives if the attacker, moving first, cannot capture it there
+    /// ([`life::lives_enclosed`]), with the chains of its colour that share
+    /// those regions: the playouts fill such eye spaces at random.
+    fn keep_enclosed_living(&self, linked: &[bool], root: &[usize], dead_chain: &mut [bool]) {
+        let n = self.chains.len();
+        let mut asked = vec![false; n];
+        for id in 0..n {
+            if !linked[id] || !dead_chain[id] || asked[root[id]] {
+                continue;
+            }
+            asked[root[id]] = true;
+            let group = (id..n).filter(|&j| linked[j] && root[j] == root[id]);
+            let stones: Vec<usize> = group.flat_map(|j| self.chain_stones(j).iter().copied()).collect();
+            if let Some(living) = life::lives_enclosed(self.stride, &self.cells, &stones) {
+                for p in living {
+                    dead_chain[self.chain_of[p] as usize] = false;
+                }
+            }
+        }
     }
 
     /// A group with no room of its own at the end of a game: none of the

@@ -9,6 +9,7 @@
 
 mod count;
 pub mod estimate;
+mod life;
 mod map;
 pub mod reader;
 pub mod result;

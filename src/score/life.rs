@@ -1,0 +1,465 @@
+//! Life of an enclosed group, read out: a group whose every liberty lies in
+//! small regions it encloses lives if the attacker, moving first, cannot
+//! capture any of its chains.
+//!
+//! Only the points of those regions are played. The attacker wins by
+//! capturing a chain of the group; the defender wins when the group is
+//! pass-alive (Benson's condition, on the regions as they are then) or the
+//! attacker has no legal move left (a pass by the attacker ends nothing a
+//! pass by the defender cannot answer). The stones around the group cannot
+//! be captured, and losing any one chain loses the group: both only make
+//! the group weaker than it is, so "it lives" is sound. "It can be killed"
+//! is not an answer this search gives: it would need the walls read too.
+//!
+//! The search is exact on its positions (a position is the regions' cells,
+//! the ko point and the side to move), memoised, and bounded by a node
+//! budget; out of nodes, or too deep (a ko fought round and round), the
+//! answer is "unknown".
+
+use std::collections::HashMap;
+
+const EMPTY: u8 = 0;
+const BORDER: u8 = 3;
+
+/// Points (empty or the attacker's stones) a group's regions may hold in
+/// all: each region's point is two bits of a position's key.
+pub const MAX_REGION_POINTS: usize = 24;
+/// Positions a question may visit before it is answered "unknown".
+pub const NODE_BUDGET: usize = 20_000;
+
+/// Whether the group of `stones` (cells in the board's padded layout: 0
+/// empty, 1 black, 2 white, 3 border) lives with the attacker moving
+/// first: `Some(chains)` (every stone of the group, grown by the chains of
+/// its colour that share its regions) when it does, `None` when it can be
+/// killed, is not enclosed by small regions, or the budget ran out.
+pub fn lives_enclosed(stride: usize, cells: &[u8], stones: &[usize]) -> Option<Vec<usize>> {
+    let local = Local::enclose(stride, cells, stones)?;
+    let mut search = Search { local: &local, memo: HashMap::new(), nodes: 0 };
+    let start = State { cells: cells.to_vec(), ko: None };
+    (search.attacker_wins(&start, 0) == Some(false)).then(|| local.group.clone())
+}
+
+/// The group and the regions it encloses.
+struct Local {
+    stride: usize,
+    defender: u8,
+    /// The group's stones: one of them captured, the attacker has won.
+    group: Vec<usize>,
+    /// The points played on, sorted.
+    region: Vec<usize>,
+}
+
+impl Local {
+    /// The group grown by every chain of its colour beside one of its
+    /// regions, and those regions; `None` if a region beside it is larger
+    /// than [`MAX_REGION_POINTS`] in all (the group is not enclosed).
+    fn enclose(stride: usize, cells: &[u8], stones: &[usize]) -> Option<Local> {
+        let defender = *cells.get(*stones.first()?)?;
+        if defender == EMPTY || defender == BORDER {
+            return None;
+        }
+        let nbrs = |p: usize| [p - stride, p - 1, p + 1, p + stride];
+        let mut in_group = vec![false; cells.len()];
+        let mut in_region = vec![false; cells.len()];
+        let mut group = Vec::new();
+        let mut region = Vec::new();
+        let mut todo: Vec<usize> = stones.to_vec();
+        while let Some(p) = todo.pop() {
+            let c = cells[p];
+            if c == BORDER || in_group[p] || in_region[p] {
+                continue;
+            }
+            if c == defender {
+                in_group[p] = true;
+                group.push(p);
+                todo.extend(nbrs(p));
+            } else if c == EMPTY || nbrs(p).iter().any(|&q| in_region[q]) {
+                // An empty point, or an attacker's stone reached from one
+                // (a stone met straight from the group is walked from the
+                // region when it is in one).
+                in_region[p] = true;
+                region.push(p);
+                if region.len() > MAX_REGION_POINTS {
+                    return None;
+                }
+                todo.extend(nbrs(p));
+            }
+        }
+        if region.is_empty() {
+            return None;
+        }
+        region.sort_unstable();
+        Some(Local { stride, defender, group, region })
+    }
+
+    fn nbrs(&self, p: usize) -> [usize; 4] {
+        [p - self.stride, p - 1, p + 1, p + self.stride]
+    }
+}
+
+/// A position of the local game.
+#[derive(Clone)]
+struct State {
+    cells: Vec<u8>,
+    /// The point a simple ko forbids to the side to move.
+    ko: Option<usize>,
+}
+
+struct Search<'a> {
+    local: &'a Local,
+    /// Who wins from a position with a side to move, by its key.
+    memo: HashMap<u64, bool>,
+    nodes: usize,
+}
+
+impl Search<'_> {
+    fn key(&self, state: &State, attacker_to_move: bool) -> u64 {
+        let mut key = 0u64;
+        for &p in &self.local.region {
+            key = key << 2 | u64::from(state.cells[p]);
+        }
+        let ko = state.ko.map_or(0, |k| self.local.region.binary_search(&k).map_or(0, |i| i as u64 + 1));
+        key << 6 | ko << 1 | u64::from(attacker_to_move)
+    }
+
+    /// `Some(true)` if the attacker, to move, captures a chain of the group
+    /// whatever the defender does; `None` if the search could not tell.
+    fn attacker_wins(&mut self, state: &State, depth: usize) -> Option<bool> {
+        self.solve(state, true, depth)
+    }
+
+    fn solve(&mut self, state: &State, attacker_to_move: bool, depth: usize) -> Option<bool> {
+        self.nodes += 1;
+        if self.nodes > NODE_BUDGET || depth > 4 * self.local.region.len() + 8 {
+            return None;
+        }
+        let key = self.key(state, attacker_to_move);
+        if let Some(&won) = self.memo.get(&key) {
+            return Some(won);
+        }
+        let won = if attacker_to_move { self.attacker_move(state, depth)? } else { self.defender_move(state, depth)? };
+        self.memo.insert(key, won);
+        Some(won)
+    }
+
+    /// Whether the attacker, to move, wins.
+    fn attacker_move(&mut self, state: &State, depth: usize) -> Option<bool> {
+        if self.pass_alive(&state.cells) {
+            return Some(false);
+        }
+        let attacker = 3 - self.local.defender;
+        let mut unknown = false;
+        for p in self.moves(state) {
+            let mut next = state.clone();
+            if !play(&mut next, self.local, p, attacker) {
+                continue;
+            }
+            if self.local.group.iter().any(|&s| next.cells[s] != self.local.defender) {
+                return Some(true);
+            }
+            match self.solve(&next, false, depth + 1) {
+                Some(true) => return Some(true),
+                None => unknown = true,
+                Some(false) => {}
+            }
+        }
+        if unknown { None } else { Some(false) }
+    }
+
+    /// Whether the attacker wins with the defender to move (the defender
+    /// may pass).
+    fn defender_move(&mut self, state: &State, depth: usize) -> Option<bool> {
+        let defender = self.local.defender;
+        let mut unknown = false;
+        for p in self.moves(state) {
+            let mut next = state.clone();
+            if !play(&mut next, self.local, p, defender) {
+                continue;
+            }
+            match self.solve(&next, true, depth + 1) {
+                Some(false) => return Some(false),
+                None => unknown = true,
+                Some(true) => {}
+            }
+        }
+        let pass = State { cells: state.cells.clone(), ko: None };
+        match self.solve(&pass, true, depth + 1) {
+            Some(false) => Some(false),
+            _ if unknown => None,
+            answer => answer,
+        }
+    }
+
+    /// The empty points of the regions, those with more empty neighbours
+    /// first (the vital points of an eye space have the most).
+    fn moves(&self, state: &State) -> Vec<usize> {
+        let mut moves: Vec<(usize, usize)> = self
+            .local
+            .region
+            .iter()
+            .filter(|&&p| state.cells[p] == EMPTY && state.ko != Some(p))
+            .map(|&p| (self.local.nbrs(p).iter().filter(|&&q| state.cells[q] == EMPTY).count(), p))
+            .collect();
+        moves.sort_unstable_by(|a, b| b.0.cmp(&a.0).then(a.1.cmp(&b.1)));
+        moves.into_iter().map(|(_, p)| p).collect()
+    }
+
+    /// Benson's condition on the regions as they are: every chain of the
+    /// defender's there keeps two regions each of whose empty points is
+    /// its liberty, among regions bordered by such chains only.
+    fn pass_alive(&self, cells: &[u8]) -> bool {
+        let local = self.local;
+        let n = cells.len();
+        // Chains of the defender (the group's and any played in the
+        // regions), numbered.
+        let mut chain_of = vec![usize::MAX; n];
+        let mut chains = 0;
+        for &start in local.group.iter().chain(&local.region) {
+            if cells[start] != local.defender || chain_of[start] != usize::MAX {
+                continue;
+            }
+            let mut todo = vec![start];
+            chain_of[start] = chains;
+            while let Some(p) = todo.pop() {
+                for q in local.nbrs(p) {
+                    if cells[q] == local.defender && chain_of[q] == usize::MAX {
+                        chain_of[q] = chains;
+                        todo.push(q);
+                    }
+                }
+            }
+            chains += 1;
+        }
+        // Regions: the connected non-defender points of the regions, each
+        // with the chains around it and those it is vital to.
+        let mut seen = vec![false; n];
+        let mut regions: Vec<(Vec<usize>, Vec<usize>)> = Vec::new();
+        for &start in &local.region {
+            if cells[start] == local.defender || seen[start] {
+                continue;
+            }
+            seen[start] = true;
+            let mut points = vec![start];
+            let mut around = Vec::new();
+            let mut i = 0;
+            while i < points.len() {
+                let p = points[i];
+                i += 1;
+                for q in local.nbrs(p) {
+                    if cells[q] == local.defender {
+                        if !around.contains(&chain_of[q]) {
+                            around.push(chain_of[q]);
+                        }
+                    } else if cells[q] != BORDER && !seen[q] {
+                        seen[q] = true;
+                        points.push(q);
+                    }
+                }
+            }
+            let vital: Vec<usize> = around
+                .iter()
+                .copied()
+                .filter(|&c| points.iter().all(|&p| cells[p] != EMPTY || local.nbrs(p).iter().any(|&q| chain_of[q] == c)))
+                .collect();
+            regions.push((around, vital));
+        }
+        let mut alive = vec![true; chains];
+        loop {
+            let mut healthy = vec![0usize; chains];
+            for (around, vital) in &regions {
+                if around.iter().all(|&c| alive[c]) {
+                    for &c in vital {
+                        healthy[c] += 1;
+                    }
+                }
+            }
+            let mut changed = false;
+            for c in 0..chains {
+                if alive[c] && healthy[c] < 2 {
+                    alive[c] = false;
+                    changed = true;
+                }
+            }
+            if !changed {
+                break;
+            }
+        }
+        local.group.iter().all(|&s| alive[chain_of[s]])
+    }
+}
+
+/// Plays `color` at `p` if legal (empty, not the ko point, not suicide),
+/// removing what it captures and setting the ko point.
+fn play(state: &mut State, local: &Local, p: usize, color: u8) -> bool {
+    let cells = &mut state.cells;
+    if cells[p] != EMPTY || state.ko == Some(p) {
+        return false;
+    }
+    cells[p] = color;
+    let enemy = 3 - color;
+    let mut captured = Vec::new();
+    for q in local.nbrs(p) {
+        if cells[q] == enemy && !captured.contains(&q) {
+            let (stones, liberties) = chain(cells, local, q);
+            if liberties == 0 {
+                captured.extend(stones);
+            }
+        }
+    }
+    for &q in &captured {
+        cells[q] = EMPTY;
+    }
+    let (stones, liberties) = chain(cells, local, p);
+    if liberties == 0 {
+        cells[p] = EMPTY;
+        return false;
+    }
+    state.ko = (captured.len() == 1 && stones.len() == 1 && liberties == 1).then(|| captured[0]);
+    true
+}
+
+/// The stones of the chain at `p` and its number of liberties.
+fn chain(cells: &[u8], local: &Local, p: usize) -> (Vec<usize>, usize) {
+    let color = cells[p];
+    let mut stones = vec![p];
+    let mut liberties: Vec<usize> = Vec::new();
+    let mut i = 0;
+    while i < stones.len() {
+        let s = stones[i];
+        i += 1;
+        for q in local.nbrs(s) {
+            if cells[q] == color && !stones.contains(&q) {
+                stones.push(q);
+            } else if cells[q] == EMPTY && !liberties.contains(&q) {
+                liberties.push(q);
+            }
+        }
+    }
+    (stones, liberties.len())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::board::Board;
+
+    /// The cells of a diagram (`X` black, `O` white, `.` empty) in the
+    /// board's layout, and the point of the first `O`.
+    fn diagram(rows: &[&str]) -> (usize, Vec<u8>, usize) {
+        let board = Board::from_rows(rows).expect("a diagram");
+        let stride = board.width() + 2;
+        let mut cells = vec![BORDER; stride * (board.height() + 2)];
+        for p in board.points() {
+            cells[p as usize] = match board.cell(p).color() {
+                None => EMPTY,
+                Some(c) => 1 + c as u8,
+            };
+        }
+        let white = board.points().find(|&p| board.cell(p).color() == Some(crate::board::Color::White)).expect("a white stone");
+        (stride, cells, white as usize)
+    }
+
+    /// Whether the white group of the diagram lives, Black moving first,
+    /// with open ground below the diagram (so that Black's wall is not a
+    /// small region itself).
+    fn lives(rows: &[&str]) -> bool {
+        let open = ".".repeat(rows[0].len());
+        let rows: Vec<&str> = rows.iter().copied().chain([open.as_str(); 5]).collect();
+        let (stride, cells, white) = diagram(&rows);
+        lives_enclosed(stride, &cells, &[white]).is_some()
+    }
+
+    #[test]
+    fn a_straight_four_lives() {
+        assert!(lives(&[
+            "XXXXXXX", //
+            "XOOOOOO",
+            "XO....O",
+            "XOOOOOO",
+            "XXXXXXX",
+        ]));
+    }
+
+    #[test]
+    fn a_straight_three_dies_to_its_vital_point() {
+        assert!(!lives(&[
+            "XXXXXX", //
+            "XOOOOO",
+            "XO...O",
+            "XOOOOO",
+            "XXXXXX",
+        ]));
+    }
+
+    #[test]
+    fn two_separate_one_point_eyes_live_and_one_does_not() {
+        assert!(lives(&[
+            "XXXXXXX", //
+            "XOOOOOO",
+            "XO.OO.O",
+            "XOOOOOO",
+            "XXXXXXX",
+        ]));
+        assert!(!lives(&[
+            "XXXXXXX", //
+            "XOOOOOO",
+            "XO.OOOO",
+            "XOOOOOO",
+            "XXXXXXX",
+        ]));
+    }
+
+    #[test]
+    fn a_false_eye_is_no_eye() {
+        // The eye at the right is false: Black holds two of its diagonals
+        // and takes the white stone below it.
+        assert!(!lives(&[
+            "XXXXXXXX", //
+            "XOOOOOOX",
+            "XO.OO.OX",
+            "XOOOXOXX",
+            "XXXXXXXX",
+        ]));
+        // The same with the stone below it connected: two eyes.
+        assert!(lives(&[
+            "XXXXXXXX", //
+            "XOOOOOOX",
+            "XO.OO.OX",
+            "XOOOXOOX",
+            "XXXXXXXX",
+        ]));
+    }
+
+    #[test]
+    fn a_group_is_read_only_where_its_regions_are_small_and_its_own() {
+        // The same two eyes, and a liberty on open ground.
+        assert!(!lives(&[
+            "XXXXXXX", //
+            "XOOOOOO",
+            "XO.OO.O",
+            "XOOOOOO",
+            "XXXXXX.",
+        ]));
+        // An eye space that a living black chain reaches into.
+        assert!(!lives(&[
+            "XXXXXXX", //
+            "XOOOOOO",
+            "XO..X.O",
+            "XOOOXOO",
+            "XXXXXXX",
+        ]));
+    }
+
+    #[test]
+    fn stones_inside_a_big_eye_space_are_captured_and_the_group_lives() {
+        // Black's two stones inside are short of liberties: White takes
+        // them and has room for two eyes.
+        assert!(lives(&[
+            "XXXXXXXX", //
+            "XOOOOOOO",
+            "XO.XX..O",
+            "XOOOOOOO",
+            "XXXXXXXX",
+        ]));
+    }
+}
