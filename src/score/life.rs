@@ -25,7 +25,32 @@ const BORDER: u8 = 3;
 /// all: each region's point is two bits of a position's key.
 pub const MAX_REGION_POINTS: usize = 24;
 /// Positions a question may visit before it is answered "unknown".
-pub const NODE_BUDGET: usize = 20_000;
+pub const NODE_BUDGET: usize = 8_000;
+
+/// The points connected to the empty point `start` through points that are
+/// not the defender's, and the defender's stones around them; `None` if
+/// they are more than [`MAX_REGION_POINTS`].
+fn small_region(cells: &[u8], stride: usize, start: usize, defender: u8) -> Option<(Vec<usize>, Vec<usize>)> {
+    let mut points = vec![start];
+    let mut border = Vec::new();
+    let mut i = 0;
+    while i < points.len() {
+        let p = points[i];
+        i += 1;
+        for q in [p - stride, p - 1, p + 1, p + stride] {
+            let c = cells[q];
+            if c == defender {
+                border.push(q);
+            } else if c != BORDER && !points.contains(&q) {
+                if points.len() == MAX_REGION_POINTS {
+                    return None;
+                }
+                points.push(q);
+            }
+        }
+    }
+    Some((points, border))
+}
 
 /// Whether the group of `stones` (cells in the board's padded layout: 0
 /// empty, 1 black, 2 white, 3 border) lives with the attacker moving
@@ -34,7 +59,7 @@ pub const NODE_BUDGET: usize = 20_000;
 /// killed, is not enclosed by small regions, or the budget ran out.
 pub fn lives_enclosed(stride: usize, cells: &[u8], stones: &[usize]) -> Option<Vec<usize>> {
     let local = Local::enclose(stride, cells, stones)?;
-    let mut search = Search { local: &local, memo: HashMap::new(), nodes: 0 };
+    let mut search = Search { local: &local, memo: HashMap::new(), nodes: 0, walked: vec![0; cells.len()], walk: 0 };
     let start = State { cells: cells.to_vec(), ko: None };
     (search.attacker_wins(&start, 0) == Some(false)).then(|| local.group.clone())
 }
@@ -45,14 +70,18 @@ struct Local {
     defender: u8,
     /// The group's stones: one of them captured, the attacker has won.
     group: Vec<usize>,
-    /// The points played on, sorted.
+    /// The points of the regions, sorted: both sides play there.
     region: Vec<usize>,
+    /// The group's liberties on open ground: the attacker may fill them,
+    /// the defender does not play there (its stones would leave the
+    /// regions read).
+    outside: Vec<usize>,
 }
 
 impl Local {
     /// The group grown by every chain of its colour beside one of its
-    /// regions, and those regions; `None` if a region beside it is larger
-    /// than [`MAX_REGION_POINTS`] in all (the group is not enclosed).
+    /// regions, those regions, and its liberties outside them; `None` if
+    /// it has no region, or more than [`MAX_REGION_POINTS`] points to play.
     fn enclose(stride: usize, cells: &[u8], stones: &[usize]) -> Option<Local> {
         let defender = *cells.get(*stones.first()?)?;
         if defender == EMPTY || defender == BORDER {
@@ -60,36 +89,44 @@ impl Local {
         }
         let nbrs = |p: usize| [p - stride, p - 1, p + 1, p + stride];
         let mut in_group = vec![false; cells.len()];
-        let mut in_region = vec![false; cells.len()];
-        let mut group = Vec::new();
-        let mut region = Vec::new();
+        let mut met = vec![false; cells.len()];
+        let (mut group, mut region, mut outside) = (Vec::new(), Vec::new(), Vec::new());
         let mut todo: Vec<usize> = stones.to_vec();
         while let Some(p) = todo.pop() {
-            let c = cells[p];
-            if c == BORDER || in_group[p] || in_region[p] {
+            if in_group[p] {
                 continue;
             }
-            if c == defender {
-                in_group[p] = true;
-                group.push(p);
-                todo.extend(nbrs(p));
-            } else if c == EMPTY || nbrs(p).iter().any(|&q| in_region[q]) {
-                // An empty point, or an attacker's stone reached from one
-                // (a stone met straight from the group is walked from the
-                // region when it is in one).
-                in_region[p] = true;
-                region.push(p);
-                if region.len() > MAX_REGION_POINTS {
-                    return None;
+            in_group[p] = true;
+            group.push(p);
+            for q in nbrs(p) {
+                if cells[q] == defender {
+                    todo.push(q);
+                } else if cells[q] == EMPTY && !met[q] {
+                    match small_region(cells, stride, q, defender) {
+                        Some((points, border)) => {
+                            for &r in &points {
+                                met[r] = true;
+                            }
+                            region.extend(points);
+                            todo.extend(border);
+                        }
+                        None => {
+                            met[q] = true;
+                            outside.push(q);
+                        }
+                    }
                 }
-                todo.extend(nbrs(p));
+            }
+            if region.len() + outside.len() > MAX_REGION_POINTS {
+                return None;
             }
         }
         if region.is_empty() {
             return None;
         }
         region.sort_unstable();
-        Some(Local { stride, defender, group, region })
+        outside.sort_unstable();
+        Some(Local { stride, defender, group, region, outside })
     }
 
     fn nbrs(&self, p: usize) -> [usize; 4] {
@@ -110,12 +147,15 @@ struct Search<'a> {
     /// Who wins from a position with a side to move, by its key.
     memo: HashMap<u64, bool>,
     nodes: usize,
+    /// Per point, the number of the last walk of a chain that met it.
+    walked: Vec<u32>,
+    walk: u32,
 }
 
 impl Search<'_> {
     fn key(&self, state: &State, attacker_to_move: bool) -> u64 {
         let mut key = 0u64;
-        for &p in &self.local.region {
+        for &p in self.local.region.iter().chain(&self.local.outside) {
             key = key << 2 | u64::from(state.cells[p]);
         }
         let ko = state.ko.map_or(0, |k| self.local.region.binary_search(&k).map_or(0, |i| i as u64 + 1));
@@ -149,9 +189,9 @@ impl Search<'_> {
         }
         let attacker = 3 - self.local.defender;
         let mut unknown = false;
-        for p in self.moves(state) {
+        for p in self.moves(state, true) {
             let mut next = state.clone();
-            if !play(&mut next, self.local, p, attacker) {
+            if !self.play(&mut next, p, attacker) {
                 continue;
             }
             if self.local.group.iter().any(|&s| next.cells[s] != self.local.defender) {
@@ -171,9 +211,9 @@ impl Search<'_> {
     fn defender_move(&mut self, state: &State, depth: usize) -> Option<bool> {
         let defender = self.local.defender;
         let mut unknown = false;
-        for p in self.moves(state) {
+        for p in self.moves(state, false) {
             let mut next = state.clone();
-            if !play(&mut next, self.local, p, defender) {
+            if !self.play(&mut next, p, defender) {
                 continue;
             }
             match self.solve(&next, true, depth + 1) {
@@ -190,13 +230,71 @@ impl Search<'_> {
         }
     }
 
-    /// The empty points of the regions, those with more empty neighbours
+    /// Plays `color` at `p` if legal (empty, not the ko point, not
+    /// suicide), removing what it captures and setting the ko point.
+    fn play(&mut self, state: &mut State, p: usize, color: u8) -> bool {
+        if state.cells[p] != EMPTY || state.ko == Some(p) {
+            return false;
+        }
+        state.cells[p] = color;
+        let mut captured = Vec::new();
+        for q in self.local.nbrs(p) {
+            if state.cells[q] == 3 - color && !captured.contains(&q) {
+                let (stones, liberties) = self.chain(&state.cells, q);
+                if liberties == 0 {
+                    captured.extend(stones);
+                }
+            }
+        }
+        for &q in &captured {
+            state.cells[q] = EMPTY;
+        }
+        let (stones, liberties) = self.chain(&state.cells, p);
+        if liberties == 0 {
+            state.cells[p] = EMPTY;
+            return false;
+        }
+        state.ko = (captured.len() == 1 && stones.len() == 1 && liberties == 1).then(|| captured[0]);
+        true
+    }
+
+    /// The stones of the chain at `p` and its number of liberties.
+    fn chain(&mut self, cells: &[u8], p: usize) -> (Vec<usize>, usize) {
+        self.walk += 1;
+        let color = cells[p];
+        self.walked[p] = self.walk;
+        let mut stones = vec![p];
+        let mut liberties = 0;
+        let mut i = 0;
+        while i < stones.len() {
+            let s = stones[i];
+            i += 1;
+            for q in self.local.nbrs(s) {
+                if self.walked[q] == self.walk {
+                    continue;
+                }
+                if cells[q] == color {
+                    self.walked[q] = self.walk;
+                    stones.push(q);
+                } else if cells[q] == EMPTY {
+                    self.walked[q] = self.walk;
+                    liberties += 1;
+                }
+            }
+        }
+        (stones, liberties)
+    }
+
+    /// The empty points of the regions (and, for the attacker, the
+    /// group's liberties outside them), those with more empty neighbours
     /// first (the vital points of an eye space have the most).
-    fn moves(&self, state: &State) -> Vec<usize> {
+    fn moves(&self, state: &State, attacker: bool) -> Vec<usize> {
+        let outside = if attacker { &self.local.outside[..] } else { &[] };
         let mut moves: Vec<(usize, usize)> = self
             .local
             .region
             .iter()
+            .chain(outside)
             .filter(|&&p| state.cells[p] == EMPTY && state.ko != Some(p))
             .map(|&p| (self.local.nbrs(p).iter().filter(|&&q| state.cells[q] == EMPTY).count(), p))
             .collect();
@@ -286,56 +384,6 @@ impl Search<'_> {
         }
         local.group.iter().all(|&s| alive[chain_of[s]])
     }
-}
-
-/// Plays `color` at `p` if legal (empty, not the ko point, not suicide),
-/// removing what it captures and setting the ko point.
-fn play(state: &mut State, local: &Local, p: usize, color: u8) -> bool {
-    let cells = &mut state.cells;
-    if cells[p] != EMPTY || state.ko == Some(p) {
-        return false;
-    }
-    cells[p] = color;
-    let enemy = 3 - color;
-    let mut captured = Vec::new();
-    for q in local.nbrs(p) {
-        if cells[q] == enemy && !captured.contains(&q) {
-            let (stones, liberties) = chain(cells, local, q);
-            if liberties == 0 {
-                captured.extend(stones);
-            }
-        }
-    }
-    for &q in &captured {
-        cells[q] = EMPTY;
-    }
-    let (stones, liberties) = chain(cells, local, p);
-    if liberties == 0 {
-        cells[p] = EMPTY;
-        return false;
-    }
-    state.ko = (captured.len() == 1 && stones.len() == 1 && liberties == 1).then(|| captured[0]);
-    true
-}
-
-/// The stones of the chain at `p` and its number of liberties.
-fn chain(cells: &[u8], local: &Local, p: usize) -> (Vec<usize>, usize) {
-    let color = cells[p];
-    let mut stones = vec![p];
-    let mut liberties: Vec<usize> = Vec::new();
-    let mut i = 0;
-    while i < stones.len() {
-        let s = stones[i];
-        i += 1;
-        for q in local.nbrs(s) {
-            if cells[q] == color && !stones.contains(&q) {
-                stones.push(q);
-            } else if cells[q] == EMPTY && !liberties.contains(&q) {
-                liberties.push(q);
-            }
-        }
-    }
-    (stones, liberties.len())
 }
 
 #[cfg(test)]
@@ -431,16 +479,26 @@ mod tests {
     }
 
     #[test]
-    fn a_group_is_read_only_where_its_regions_are_small_and_its_own() {
-        // The same two eyes, and a liberty on open ground.
-        assert!(!lives(&[
+    fn liberties_on_open_ground_are_the_attackers_to_fill() {
+        assert!(lives(&[
             "XXXXXXX", //
             "XOOOOOO",
             "XO.OO.O",
             "XOOOOOO",
             "XXXXXX.",
         ]));
-        // An eye space that a living black chain reaches into.
+        // One eye: Black fills the liberty outside, then plays in the eye.
+        assert!(!lives(&[
+            "XXXXXXX", //
+            "XOOOOOO",
+            "XO.OOOO",
+            "XOOOOOO",
+            "XXXXXX.",
+        ]));
+    }
+
+    #[test]
+    fn an_eye_space_an_attackers_living_chain_reaches_into_is_not_an_eye() {
         assert!(!lives(&[
             "XXXXXXX", //
             "XOOOOOO",
