@@ -60,6 +60,11 @@
 //!    enemy chain (pass-alive, or with a region of its own), is dead: the
 //!    playouts, filling the open ground at random, make eyes there for it
 //!    about as often as not.
+//! 6. A dead group whose liberties lie in small regions it encloses (at
+//!    most 24 points to play, with its liberties on open ground) lives if
+//!    the attacker, moving first, cannot capture any of its chains there
+//!    (`score::life`, a search read to the end): the playouts fill such
+//!    eye spaces at random and miss the one answer that makes two eyes.
 //!
 //! The random numbers come from the board's Zobrist hash (stones only)
 //! through splitmix64 and xorshift64*, so the answer depends on the stones

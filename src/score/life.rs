@@ -354,11 +354,8 @@ impl Search<'_> {
                     }
                 }
             }
-            let vital: Vec<usize> = around
-                .iter()
-                .copied()
-                .filter(|&c| points.iter().all(|&p| cells[p] != EMPTY || local.nbrs(p).iter().any(|&q| chain_of[q] == c)))
-                .collect();
+            let vital: Vec<usize> =
+                around.iter().copied().filter(|&c| points.iter().all(|&p| cells[p] != EMPTY || local.nbrs(p).iter().any(|&q| chain_of[q] == c))).collect();
             regions.push((around, vital));
         }
         let mut alive = vec![true; chains];
@@ -421,10 +418,7 @@ mod tests {
     fn a_straight_four_lives() {
         assert!(lives(&[
             "XXXXXXX", //
-            "XOOOOOO",
-            "XO....O",
-            "XOOOOOO",
-            "XXXXXXX",
+            "XOOOOOO", "XO....O", "XOOOOOO", "XXXXXXX",
         ]));
     }
 
@@ -432,10 +426,7 @@ mod tests {
     fn a_straight_three_dies_to_its_vital_point() {
         assert!(!lives(&[
             "XXXXXX", //
-            "XOOOOO",
-            "XO...O",
-            "XOOOOO",
-            "XXXXXX",
+            "XOOOOO", "XO...O", "XOOOOO", "XXXXXX",
         ]));
     }
 
@@ -443,17 +434,11 @@ mod tests {
     fn two_separate_one_point_eyes_live_and_one_does_not() {
         assert!(lives(&[
             "XXXXXXX", //
-            "XOOOOOO",
-            "XO.OO.O",
-            "XOOOOOO",
-            "XXXXXXX",
+            "XOOOOOO", "XO.OO.O", "XOOOOOO", "XXXXXXX",
         ]));
         assert!(!lives(&[
             "XXXXXXX", //
-            "XOOOOOO",
-            "XO.OOOO",
-            "XOOOOOO",
-            "XXXXXXX",
+            "XOOOOOO", "XO.OOOO", "XOOOOOO", "XXXXXXX",
         ]));
     }
 
@@ -463,18 +448,12 @@ mod tests {
         // and takes the white stone below it.
         assert!(!lives(&[
             "XXXXXXXX", //
-            "XOOOOOOX",
-            "XO.OO.OX",
-            "XOOOXOXX",
-            "XXXXXXXX",
+            "XOOOOOOX", "XO.OO.OX", "XOOOXOXX", "XXXXXXXX",
         ]));
         // The same with the stone below it connected: two eyes.
         assert!(lives(&[
             "XXXXXXXX", //
-            "XOOOOOOX",
-            "XO.OO.OX",
-            "XOOOXOOX",
-            "XXXXXXXX",
+            "XOOOOOOX", "XO.OO.OX", "XOOOXOOX", "XXXXXXXX",
         ]));
     }
 
@@ -482,18 +461,12 @@ mod tests {
     fn liberties_on_open_ground_are_the_attackers_to_fill() {
         assert!(lives(&[
             "XXXXXXX", //
-            "XOOOOOO",
-            "XO.OO.O",
-            "XOOOOOO",
-            "XXXXXX.",
+            "XOOOOOO", "XO.OO.O", "XOOOOOO", "XXXXXX.",
         ]));
         // One eye: Black fills the liberty outside, then plays in the eye.
         assert!(!lives(&[
             "XXXXXXX", //
-            "XOOOOOO",
-            "XO.OOOO",
-            "XOOOOOO",
-            "XXXXXX.",
+            "XOOOOOO", "XO.OOOO", "XOOOOOO", "XXXXXX.",
         ]));
     }
 
@@ -501,10 +474,7 @@ mod tests {
     fn an_eye_space_an_attackers_living_chain_reaches_into_is_not_an_eye() {
         assert!(!lives(&[
             "XXXXXXX", //
-            "XOOOOOO",
-            "XO..X.O",
-            "XOOOXOO",
-            "XXXXXXX",
+            "XOOOOOO", "XO..X.O", "XOOOXOO", "XXXXXXX",
         ]));
     }
 
@@ -514,10 +484,7 @@ mod tests {
         // them and has room for two eyes.
         assert!(lives(&[
             "XXXXXXXX", //
-            "XOOOOOOO",
-            "XO.XX..O",
-            "XOOOOOOO",
-            "XXXXXXXX",
+            "XOOOOOOO", "XO.XX..O", "XOOOOOOO", "XXXXXXXX",
         ]));
     }
 }
