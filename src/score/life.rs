@@ -25,7 +25,7 @@ const BORDER: u8 = 3;
 /// all: each region's point is two bits of a position's key.
 pub const MAX_REGION_POINTS: usize = 24;
 /// Positions a question may visit before it is answered "unknown".
-pub const NODE_BUDGET: usize = 8_000;
+pub const NODE_BUDGET: usize = 4_000;
 
 /// The points connected to the empty point `start` through points that are
 /// not the defender's, and the defender's stones around them; `None` if
@@ -59,7 +59,8 @@ fn small_region(cells: &[u8], stride: usize, start: usize, defender: u8) -> Opti
 /// killed, is not enclosed by small regions, or the budget ran out.
 pub fn lives_enclosed(stride: usize, cells: &[u8], stones: &[usize]) -> Option<Vec<usize>> {
     let local = Local::enclose(stride, cells, stones)?;
-    let mut search = Search { local: &local, memo: HashMap::new(), nodes: 0, walked: vec![0; cells.len()], walk: 0 };
+    let mut search =
+        Search { local: &local, memo: HashMap::new(), nodes: 0, walked: vec![0; cells.len()], walk: 0, last: 0, chain_of: vec![usize::MAX; cells.len()] };
     let start = State { cells: cells.to_vec(), ko: None };
     (search.attacker_wins(&start, 0) == Some(false)).then(|| local.group.clone())
 }
@@ -150,6 +151,11 @@ struct Search<'a> {
     /// Per point, the number of the last walk of a chain that met it.
     walked: Vec<u32>,
     walk: u32,
+    /// The attacker's last move.
+    last: usize,
+    /// Per point, its chain's number in [`Search::pass_alive`] (`usize::MAX`
+    /// between calls).
+    chain_of: Vec<usize>,
 }
 
 impl Search<'_> {
@@ -177,16 +183,19 @@ impl Search<'_> {
         if let Some(&won) = self.memo.get(&key) {
             return Some(won);
         }
-        let won = if attacker_to_move { self.attacker_move(state, depth)? } else { self.defender_move(state, depth)? };
+        let won = if self.pass_alive(&state.cells) {
+            false
+        } else if attacker_to_move {
+            self.attacker_move(state, depth)?
+        } else {
+            self.defender_move(state, depth)?
+        };
         self.memo.insert(key, won);
         Some(won)
     }
 
     /// Whether the attacker, to move, wins.
     fn attacker_move(&mut self, state: &State, depth: usize) -> Option<bool> {
-        if self.pass_alive(&state.cells) {
-            return Some(false);
-        }
         let attacker = 3 - self.local.defender;
         let mut unknown = false;
         for p in self.moves(state, true) {
@@ -197,6 +206,7 @@ impl Search<'_> {
             if self.local.group.iter().any(|&s| next.cells[s] != self.local.defender) {
                 return Some(true);
             }
+            self.last = p;
             match self.solve(&next, false, depth + 1) {
                 Some(true) => return Some(true),
                 None => unknown = true,
@@ -211,7 +221,11 @@ impl Search<'_> {
     fn defender_move(&mut self, state: &State, depth: usize) -> Option<bool> {
         let defender = self.local.defender;
         let mut unknown = false;
-        for p in self.moves(state, false) {
+        let last = self.last;
+        let mut moves = self.moves(state, false);
+        // Answers next to the attacker's last move first.
+        moves.sort_by_key(|&p| !self.local.nbrs(p).contains(&last));
+        for p in moves {
             let mut next = state.clone();
             if !self.play(&mut next, p, defender) {
                 continue;
@@ -305,12 +319,13 @@ impl Search<'_> {
     /// Benson's condition on the regions as they are: every chain of the
     /// defender's there keeps two regions each of whose empty points is
     /// its liberty, among regions bordered by such chains only.
-    fn pass_alive(&self, cells: &[u8]) -> bool {
+    fn pass_alive(&mut self, cells: &[u8]) -> bool {
         let local = self.local;
-        let n = cells.len();
         // Chains of the defender (the group's and any played in the
-        // regions), numbered.
-        let mut chain_of = vec![usize::MAX; n];
+        // regions), numbered; the walk's stamp marks the region points met.
+        let chain_of = &mut self.chain_of;
+        self.walk += 1;
+        let (seen, walk) = (&mut self.walked, self.walk);
         let mut chains = 0;
         for &start in local.group.iter().chain(&local.region) {
             if cells[start] != local.defender || chain_of[start] != usize::MAX {
@@ -330,13 +345,12 @@ impl Search<'_> {
         }
         // Regions: the connected non-defender points of the regions, each
         // with the chains around it and those it is vital to.
-        let mut seen = vec![false; n];
         let mut regions: Vec<(Vec<usize>, Vec<usize>)> = Vec::new();
         for &start in &local.region {
-            if cells[start] == local.defender || seen[start] {
+            if cells[start] == local.defender || seen[start] == walk {
                 continue;
             }
-            seen[start] = true;
+            seen[start] = walk;
             let mut points = vec![start];
             let mut around = Vec::new();
             let mut i = 0;
@@ -348,8 +362,8 @@ impl Search<'_> {
                         if !around.contains(&chain_of[q]) {
                             around.push(chain_of[q]);
                         }
-                    } else if cells[q] != BORDER && !seen[q] {
-                        seen[q] = true;
+                    } else if cells[q] != BORDER && seen[q] != walk {
+                        seen[q] = walk;
                         points.push(q);
                     }
                 }
@@ -379,7 +393,11 @@ impl Search<'_> {
                 break;
             }
         }
-        local.group.iter().all(|&s| alive[chain_of[s]])
+        let lives = local.group.iter().all(|&s| alive[chain_of[s]]);
+        for &p in local.group.iter().chain(&local.region) {
+            chain_of[p] = usize::MAX;
+        }
+        lives
     }
 }
 
