@@ -2,7 +2,8 @@
 //! small regions it encloses lives if the attacker, moving first, cannot
 //! capture any of its chains.
 //!
-//! Only the points of those regions are played. The attacker wins by
+//! Only the points of those regions are played, and the group's liberties
+//! on open ground, which only the attacker fills. The attacker wins by
 //! capturing a chain of the group; the defender wins when the group is
 //! pass-alive (Benson's condition, on the regions as they are then) or the
 //! attacker has no legal move left (a pass by the attacker ends nothing a
@@ -62,7 +63,7 @@ pub fn lives_enclosed(stride: usize, cells: &[u8], stones: &[usize]) -> Option<V
     let mut search =
         Search { local: &local, memo: HashMap::new(), nodes: 0, walked: vec![0; cells.len()], walk: 0, last: 0, chain_of: vec![usize::MAX; cells.len()] };
     let start = State { cells: cells.to_vec(), ko: None };
-    (search.attacker_wins(&start, 0) == Some(false)).then(|| local.group.clone())
+    (search.solve(&start, true, 0) == Some(false)).then(|| local.group.clone())
 }
 
 /// The group and the regions it encloses.
@@ -168,12 +169,9 @@ impl Search<'_> {
         key << 6 | ko << 1 | u64::from(attacker_to_move)
     }
 
-    /// `Some(true)` if the attacker, to move, captures a chain of the group
-    /// whatever the defender does; `None` if the search could not tell.
-    fn attacker_wins(&mut self, state: &State, depth: usize) -> Option<bool> {
-        self.solve(state, true, depth)
-    }
-
+    /// `Some(true)` if the attacker wins (captures a chain of the group)
+    /// from this position, whatever the other side does; `None` if the
+    /// search could not tell.
     fn solve(&mut self, state: &State, attacker_to_move: bool, depth: usize) -> Option<bool> {
         self.nodes += 1;
         if self.nodes > NODE_BUDGET || depth > 4 * self.local.region.len() + 8 {
