@@ -736,6 +736,22 @@ fn kgs_markup_counts() {
     assert!(flood_fill_agrees * 100 >= games * 99, "flood fill: {flood_fill_agrees} of {games}");
 }
 
+/// Some twenty white stones in Black's lower left, around a six-point space
+/// with a stone inside, a two-point eye and a one-point eye: the playouts
+/// kill them; read to the end (`score::life`), Black moving first cannot
+/// capture any of their chains, and the count is RE's.
+#[test]
+fn kgs_group_the_playouts_kill_lives_when_read_to_the_end() {
+    let Some(dir) = common::corpus_dir("kgs/KGS2002") else { return };
+    let out = kifu().args(["score", "--format", "json", "--dead-stones", "estimate"]).arg(dir.join("2002-08-07-7.sgf")).output().unwrap();
+    let doc: Value = serde_json::from_str(String::from_utf8(out.stdout).unwrap().lines().next().expect("a game")).unwrap();
+    assert_eq!((doc["result"].as_str(), doc["agrees"].as_bool()), (Some("W+39.5"), Some(true)), "{doc}");
+    let dead: Vec<&str> = doc["dead_stones"].as_array().unwrap().iter().filter_map(Value::as_str).collect();
+    for white in ["bn", "ep", "ip", "ar", "gr", "cs"] {
+        assert!(!dead.contains(&white), "{white} is alive: {dead:?}");
+    }
+}
+
 // ---------------------------------------------------------------------------
 // GNU Go: score.tst and score2.tst, 57 final scores
 
