@@ -863,10 +863,10 @@ impl Estimator {
         cells
     }
 
-    /// A dead group whose liberties all lie in small regions it encloses
-    /// lives if the attacker, moving first, cannot capture it there
-    /// ([`life::lives_enclosed`]), with the chains of its colour that share
-    /// those regions: the playouts fill such eye spaces at random.
+    /// A dead group with small regions of its own (its other liberties on
+    /// open ground) lives if the attacker, moving first, cannot capture it
+    /// there ([`life::lives_enclosed`]), with the chains of its colour that
+    /// share those regions: the playouts fill such eye spaces at random.
     fn keep_enclosed_living(&self, linked: &[bool], root: &[usize], dead_chain: &mut [bool]) {
         let n = self.chains.len();
         let mut asked = vec![false; n];
