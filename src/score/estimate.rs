@@ -867,16 +867,8 @@ impl Estimator {
     /// open ground) lives if the attacker, moving first, cannot capture it
     /// there ([`life::lives_enclosed`]), with the chains of its colour that
     /// share those regions: the playouts fill such eye spaces at random.
-    /// Then each chain of a group of several that stays dead is asked
-    /// alone: the reading loses the group with any chain, and a chain
-    /// that shares only a liberty on open ground with the rest need not
-    /// save it.
     fn keep_enclosed_living(&self, linked: &[bool], root: &[usize], dead_chain: &mut [bool]) {
         let n = self.chains.len();
-        let mut chains_in_group = vec![0usize; n];
-        for id in (0..n).filter(|&id| linked[id]) {
-            chains_in_group[root[id]] += 1;
-        }
         let mut asked = vec![false; n];
         for id in 0..n {
             if !linked[id] || !dead_chain[id] || asked[root[id]] {
@@ -885,19 +877,11 @@ impl Estimator {
             asked[root[id]] = true;
             let group = (id..n).filter(|&j| linked[j] && root[j] == root[id]);
             let stones: Vec<usize> = group.flat_map(|j| self.chain_stones(j).iter().copied()).collect();
-            self.keep_if_living(&stones, dead_chain);
-        }
-        for id in (0..n).filter(|&id| linked[id] && chains_in_group[root[id]] > 1) {
-            if dead_chain[id] {
-                self.keep_if_living(self.chain_stones(id), dead_chain);
+            if let Some(living) = life::lives_enclosed(self.stride, &self.cells, &stones) {
+                for p in living {
+                    dead_chain[self.chain_of[p] as usize] = false;
+                }
             }
-        }
-    }
-
-    /// Marks alive the chains of `stones`' group if it lives read to the end.
-    fn keep_if_living(&self, stones: &[usize], dead_chain: &mut [bool]) {
-        for p in life::lives_enclosed(self.stride, &self.cells, stones).unwrap_or_default() {
-            dead_chain[self.chain_of[p] as usize] = false;
         }
     }
 
