@@ -24,9 +24,14 @@ const BORDER: u8 = 3;
 
 /// Points (empty or the attacker's stones) a group's regions may hold in
 /// all: each region's point is two bits of a position's key.
-pub const MAX_REGION_POINTS: usize = 24;
+const MAX_REGION_POINTS: usize = 24;
 /// Positions a question may visit before it is answered "unknown".
-pub const NODE_BUDGET: usize = 4_000;
+const NODE_BUDGET: usize = 4_000;
+
+/// The four neighbours of `p` in the padded layout.
+fn nbrs(stride: usize, p: usize) -> [usize; 4] {
+    [p - stride, p - 1, p + 1, p + stride]
+}
 
 /// The points connected to the empty point `start` through points that are
 /// not the defender's, and the defender's stones around them; `None` if
@@ -38,7 +43,7 @@ fn small_region(cells: &[u8], stride: usize, start: usize, defender: u8) -> Opti
     while i < points.len() {
         let p = points[i];
         i += 1;
-        for q in [p - stride, p - 1, p + 1, p + stride] {
+        for q in nbrs(stride, p) {
             let c = cells[q];
             if c == defender {
                 border.push(q);
@@ -89,7 +94,6 @@ impl Local {
         if defender == EMPTY || defender == BORDER {
             return None;
         }
-        let nbrs = |p: usize| [p - stride, p - 1, p + 1, p + stride];
         let mut in_group = vec![false; cells.len()];
         let mut met = vec![false; cells.len()];
         let (mut group, mut region, mut outside) = (Vec::new(), Vec::new(), Vec::new());
@@ -100,7 +104,7 @@ impl Local {
             }
             in_group[p] = true;
             group.push(p);
-            for q in nbrs(p) {
+            for q in nbrs(stride, p) {
                 if cells[q] == defender {
                     todo.push(q);
                 } else if cells[q] == EMPTY && !met[q] {
@@ -132,7 +136,7 @@ impl Local {
     }
 
     fn nbrs(&self, p: usize) -> [usize; 4] {
-        [p - self.stride, p - 1, p + 1, p + self.stride]
+        nbrs(self.stride, p)
     }
 }
 
