@@ -63,8 +63,10 @@
 //! 6. A dead group whose liberties lie in small regions it encloses (at
 //!    most 24 points to play, with its liberties on open ground) lives if
 //!    the attacker, moving first, cannot capture any of its chains there
-//!    (`score::life`, a search read to the end): the playouts fill such
-//!    eye spaces at random and miss the one answer that makes two eyes.
+//!    (`score::life`, a search read to the end; a chain of it with no
+//!    liberty in those regions is left out, and stays dead): the playouts
+//!    fill such eye spaces at random and miss the one answer that makes
+//!    two eyes.
 //!
 //! The random numbers come from the board's Zobrist hash (stones only)
 //! through splitmix64 and xorshift64*, so the answer depends on the stones

@@ -3,7 +3,9 @@
 //! capture any of its chains.
 //!
 //! Only the points of those regions are played, and the group's liberties
-//! on open ground, which only the attacker fills. The attacker wins by
+//! on open ground, which only the attacker fills. A chain of the group
+//! with no liberty in those regions is left out: its capture adds nothing
+//! to the eye space. The attacker wins by
 //! capturing a chain of the group; the defender wins when the group is
 //! pass-alive (Benson's condition, on the regions as they are then) or the
 //! attacker has no legal move left (a pass by the attacker ends nothing a
@@ -60,8 +62,8 @@ fn small_region(cells: &[u8], stride: usize, start: usize, defender: u8) -> Opti
 
 /// Whether the group of `stones` (cells in the board's padded layout: 0
 /// empty, 1 black, 2 white, 3 border) lives with the attacker moving
-/// first: `Some(chains)` (every stone of the group, grown by the chains of
-/// its colour that share its regions) when it does, `None` when it can be
+/// first: `Some(chains)` (the stones of its chains with a liberty in those
+/// regions, grown by the chains of its colour that share them) when it does, `None` when it can be
 /// killed, is not enclosed by small regions, or the budget ran out.
 pub fn lives_enclosed(stride: usize, cells: &[u8], stones: &[usize]) -> Option<Vec<usize>> {
     let local = Local::enclose(stride, cells, stones)?;
@@ -86,9 +88,10 @@ struct Local {
 }
 
 impl Local {
-    /// The group grown by every chain of its colour beside one of its
-    /// regions, those regions, and its liberties outside them; `None` if
-    /// it has no region, or more than [`MAX_REGION_POINTS`] points to play.
+    /// The group's chains with a liberty in a small region, grown by every
+    /// chain of its colour beside one of those regions, the regions, and
+    /// its liberties outside them; `None` if it has no region, or more than
+    /// [`MAX_REGION_POINTS`] points to play.
     fn enclose(stride: usize, cells: &[u8], stones: &[usize]) -> Option<Local> {
         let defender = *cells.get(*stones.first()?)?;
         if defender == EMPTY || defender == BORDER {
@@ -97,7 +100,7 @@ impl Local {
         let mut in_group = vec![false; cells.len()];
         let mut met = vec![false; cells.len()];
         let (mut group, mut region, mut outside) = (Vec::new(), Vec::new(), Vec::new());
-        let mut todo: Vec<usize> = stones.to_vec();
+        let mut todo = at_small_regions(stride, cells, stones, defender);
         while let Some(p) = todo.pop() {
             if in_group[p] {
                 continue;
@@ -138,6 +141,48 @@ impl Local {
     fn nbrs(&self, p: usize) -> [usize; 4] {
         nbrs(self.stride, p)
     }
+}
+
+/// The stones of the chains among `stones` with a liberty in a small
+/// region. A chain whose liberties all lie on open ground adds nothing to
+/// the eye space, and the rest of the group does not die with it: read with
+/// the group, its capture would end the search for nothing.
+fn at_small_regions(stride: usize, cells: &[u8], stones: &[usize], defender: u8) -> Vec<usize> {
+    // Per empty point: 1 in a small region, 2 on open ground, 0 not yet looked at.
+    let mut ground = vec![0u8; cells.len()];
+    let mut seen = vec![false; cells.len()];
+    let mut kept = Vec::new();
+    for &start in stones {
+        if seen[start] {
+            continue;
+        }
+        let mut chain = vec![start];
+        seen[start] = true;
+        let mut at_region = false;
+        let mut i = 0;
+        while i < chain.len() {
+            let p = chain[i];
+            i += 1;
+            for q in nbrs(stride, p) {
+                if cells[q] == defender && !seen[q] {
+                    seen[q] = true;
+                    chain.push(q);
+                } else if cells[q] == EMPTY && !at_region {
+                    if ground[q] == 0 {
+                        match small_region(cells, stride, q, defender) {
+                            Some((points, _)) => points.iter().for_each(|&r| ground[r] = 1),
+                            None => ground[q] = 2,
+                        }
+                    }
+                    at_region = ground[q] == 1;
+                }
+            }
+        }
+        if at_region {
+            kept.extend(chain);
+        }
+    }
+    kept
 }
 
 /// A position of the local game.
@@ -488,6 +533,19 @@ mod tests {
             "XXXXXXX", //
             "XOOOOOO", "XO.OOOO", "XOOOOOO", "XXXXXX.",
         ]));
+    }
+
+    #[test]
+    fn a_chain_with_no_liberty_in_the_eye_space_is_left_out() {
+        // The white stone in the corner shares a liberty on open ground with
+        // the two-eyed group, and has no other: Black takes it, the group
+        // lives all the same.
+        let open = ".".repeat(8);
+        let rows: Vec<&str> = ["XXXXXXXO", "XOOOOOO.", "XO.OO.O.", "XOOOOOO.", "XXXXXXX."].into_iter().chain([open.as_str(); 5]).collect();
+        let (stride, cells, corner) = diagram(&rows);
+        let group = 2 * stride + 2;
+        let living = lives_enclosed(stride, &cells, &[group, corner]).expect("the group lives");
+        assert!(living.contains(&group) && !living.contains(&corner));
     }
 
     #[test]
