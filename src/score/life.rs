@@ -5,11 +5,11 @@
 //! Only the points of those regions are played, and the group's liberties
 //! on open ground, which only the attacker fills. A chain of the group
 //! with no liberty in those regions is left out: its capture adds nothing
-//! to the eye space. The attacker wins by
-//! capturing a chain of the group; the defender wins when the group is
-//! pass-alive (Benson's condition, on the regions as they are then) or the
-//! attacker has no legal move left (a pass by the attacker ends nothing a
-//! pass by the defender cannot answer). The stones around the group cannot
+//! to the eye space. The attacker wins by capturing a chain of the group
+//! read; the defender wins when the group is pass-alive (Benson's
+//! condition, on the regions as they are then) or the attacker has no
+//! legal move left (a pass by the attacker ends nothing a pass by the
+//! defender cannot answer). The stones around the group cannot
 //! be captured, and losing any one chain loses the group: both only make
 //! the group weaker than it is, so "it lives" is sound. "It can be killed"
 //! is not an answer this search gives: it would need the walls read too.
@@ -63,8 +63,9 @@ fn small_region(cells: &[u8], stride: usize, start: usize, defender: u8) -> Opti
 /// Whether the group of `stones` (cells in the board's padded layout: 0
 /// empty, 1 black, 2 white, 3 border) lives with the attacker moving
 /// first: `Some(chains)` (the stones of its chains with a liberty in those
-/// regions, grown by the chains of its colour that share them) when it does, `None` when it can be
-/// killed, is not enclosed by small regions, or the budget ran out.
+/// regions, grown by the chains of its colour that share them) when it
+/// does, `None` when it can be killed, is not enclosed by small regions,
+/// or the budget ran out.
 pub fn lives_enclosed(stride: usize, cells: &[u8], stones: &[usize]) -> Option<Vec<usize>> {
     let local = Local::enclose(stride, cells, stones)?;
     let mut search =
