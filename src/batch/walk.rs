@@ -90,6 +90,13 @@ pub enum Content {
         path: PathBuf,
         size: Option<u64>,
     },
+    /// A file named on the command line, read where the walk opened it:
+    /// its bytes, or why they could not be read. (A descriptor held until
+    /// a worker reads would leave as many open as items queued.)
+    Read {
+        path: PathBuf,
+        bytes: Result<Vec<u8>, (Code, String)>,
+    },
     /// A compressed file (`game.sgf.gz`), decompressed when read.
     Compressed(PathBuf, Codec),
     Stdin,
@@ -111,7 +118,7 @@ pub struct Item {
 impl super::Held for Item {
     fn held_bytes(&self) -> usize {
         match &self.content {
-            Content::Bytes(bytes) => bytes.len(),
+            Content::Bytes(bytes) | Content::Read { bytes: Ok(bytes), .. } => bytes.len(),
             _ => 0,
         }
     }
@@ -127,36 +134,45 @@ impl Content {
     /// The file on disk the item is read from, if it is one.
     pub fn path(&self) -> Option<&Path> {
         match self {
-            Content::Path { path, .. } | Content::Compressed(path, _) => Some(path),
+            Content::Path { path, .. } | Content::Read { path, .. } | Content::Compressed(path, _) => Some(path),
             _ => None,
         }
     }
 
     /// The bytes of the item, read whole (`max_bytes` bounds it).
     pub fn read(self, max_bytes: u64) -> Result<Vec<u8>, (Code, String)> {
-        let io = |e: io::Error| (Code::Io, format!("cannot read: {e}"));
         match self {
             Content::Bytes(bytes) => Ok(bytes),
+            Content::Read { bytes, .. } => bytes,
             Content::Problem(code, message) => Err((code, message)),
-            Content::Stdin => read_bounded(io::stdin().lock(), max_bytes).map_err(io)?.ok_or_else(|| too_big(max_bytes)),
+            Content::Stdin => whole(read_bounded(io::stdin().lock(), max_bytes), max_bytes),
             Content::Compressed(path, codec) => {
                 let bad = |e: io::Error| (Code::Io, format!("cannot decompress: {e}"));
-                let file = File::open(&path).map_err(io)?;
+                let file = File::open(&path).map_err(|e| (Code::Io, format!("cannot read: {e}")))?;
                 read_bounded(archive::decompress(codec, BufReader::new(file)).map_err(bad)?, max_bytes).map_err(bad)?.ok_or_else(|| too_big(max_bytes))
             }
-            Content::Path { path, size } => read_file(&path, size, max_bytes).map_err(io)?.ok_or_else(|| too_big(max_bytes)),
+            Content::Path { path, size } => whole(read_file(&path, size, max_bytes), max_bytes),
         }
     }
 }
 
-/// Reads a file whole in three system calls (open, read, close) when its
-/// size is known, four when it must be asked (`fstat`): `read_to_end` would
-/// look for the size again, seek, and read once more to see the end. A read
-/// that stops at the size the file had when looked at is the end; one that
-/// fills the byte asked for beyond it finds the file grew, and the rest is
-/// read as it comes. `None` past `max_bytes`.
+/// A read of a file whole as [`Content::read`] says it.
+fn whole(read: io::Result<Option<Vec<u8>>>, max_bytes: u64) -> Result<Vec<u8>, (Code, String)> {
+    read.map_err(|e| (Code::Io, format!("cannot read: {e}")))?.ok_or_else(|| too_big(max_bytes))
+}
+
+/// Opens and reads a file whole ([`read_open`]).
 fn read_file(path: &Path, known_size: Option<u64>, max_bytes: u64) -> io::Result<Option<Vec<u8>>> {
-    let mut file = File::open(path)?;
+    read_open(File::open(path)?, known_size, max_bytes)
+}
+
+/// Reads an open file whole in one `read` when its size is known, with an
+/// `fstat` first when it must be asked: `read_to_end` would look for the
+/// size again, seek, and read once more to see the end. A read that stops
+/// at the size the file had when looked at is the end; one that fills the
+/// byte asked for beyond it finds the file grew, and the rest is read as it
+/// comes. `None` past `max_bytes`.
+fn read_open(mut file: File, known_size: Option<u64>, max_bytes: u64) -> io::Result<Option<Vec<u8>>> {
     // A size looked at earlier is trusted unless it says "too big": the file
     // may have shrunk since.
     let size = match known_size {
@@ -207,15 +223,17 @@ fn kind_of(path: &Path) -> Option<Kind> {
     archive::kind(path.file_name()?.to_str()?)
 }
 
-/// What the walk finds before anything is opened.
+/// What the walk finds, before anything is read.
 enum Found {
     /// `key`: the file's own path, links resolved ([`PathKey`]), to take it
-    /// once; `size`, when the walk looked at the file itself.
+    /// once; `size`, when the walk looked at the file itself; `file`, when
+    /// it opened it (a file named).
     File {
         path: PathBuf,
         relative: PathBuf,
         key: PathKey,
         size: Option<u64>,
+        file: Option<File>,
     },
     Stdin,
     Problem {
@@ -231,10 +249,10 @@ impl Walk {
     /// `paths` in which no file to check was found (a wrong path, or
     /// files with other extensions), for the caller to say so.
     pub fn for_each(&self, paths: &[PathBuf], f: &mut dyn FnMut(Item) -> ControlFlow<()>) -> Vec<PathBuf> {
-        self.visit(paths, &mut |found| match found {
+        self.visit(paths, true, &mut |found| match found {
             Found::Stdin => f(Item { name: "-".into(), relative: "stdin.sgf".into(), content: Content::Stdin }),
             Found::Problem { name, code, message } => f(Item::problem(name, code, message)),
-            Found::File { path, relative, size, .. } => {
+            Found::File { path, relative, size, file, .. } => {
                 let name = path.to_string_lossy().into_owned();
                 match kind_of(&path) {
                     Some(Kind::Archive(kind)) => self.archive_members(&path, kind, &relative, f),
@@ -246,7 +264,13 @@ impl Walk {
                         let message = format!("a {format}: kifu cannot read it (it reads {}); nothing in it was checked", archive::READ);
                         f(Item::problem(name, Code::UnsupportedArchive, message))
                     }
-                    None => f(Item { name, relative, content: Content::Path { path, size } }),
+                    None => {
+                        let content = match file {
+                            Some(file) => Content::Read { bytes: whole(read_open(file, size, self.max_bytes), self.max_bytes), path },
+                            None => Content::Path { path, size },
+                        };
+                        f(Item { name, relative, content })
+                    }
                 }
             }
         })
@@ -256,7 +280,7 @@ impl Walk {
     /// one), for the progress bar; nothing is opened.
     pub fn count(&self, paths: &[PathBuf]) -> usize {
         let mut n = 0;
-        self.visit(paths, &mut |_| {
+        self.visit(paths, false, &mut |_| {
             n += 1;
             ControlFlow::Continue(())
         });
@@ -265,9 +289,10 @@ impl Walk {
 
     /// The walk itself: each file, archive, `-` or problem, numbered for
     /// the shard in walk order. A file named twice, or reached again
-    /// through a symbolic link, is taken the first time only. Returns the
+    /// through a symbolic link, is taken the first time only. `open`: open
+    /// the files named ([`Named::open`]) rather than only look. Returns the
     /// folders in which nothing was found.
-    fn visit(&self, paths: &[PathBuf], f: &mut dyn FnMut(Found) -> ControlFlow<()>) -> Vec<PathBuf> {
+    fn visit(&self, paths: &[PathBuf], open: bool, f: &mut dyn FnMut(Found) -> ControlFlow<()>) -> Vec<PathBuf> {
         let mut k = 0;
         let mut seen = Seen::default();
         let found_so_far = std::cell::Cell::new(0usize);
@@ -288,12 +313,9 @@ impl Walk {
             let flow = if path.as_os_str() == "-" {
                 take(Found::Stdin)
             } else {
-                // One look at the path, not one for each question (a link
-                // is followed to see what it leads to).
-                let looked =
-                    std::fs::symlink_metadata(path).and_then(|m| if m.is_symlink() { std::fs::metadata(path).map(|t| (t, true)) } else { Ok((m, false)) });
+                let looked = if open && kind_of(path).is_none() { Named::open(path) } else { Named::look(path) };
                 match looked {
-                    Ok((m, _)) if m.is_dir() => {
+                    Ok(Named::Folder) => {
                         let before = found_so_far.get();
                         let flow = self.walk_dir(path, &mut take);
                         if found_so_far.get() == before {
@@ -301,11 +323,11 @@ impl Walk {
                         }
                         flow
                     }
-                    Ok((m, is_link)) => {
+                    Ok(Named::File { size, is_link, file }) => {
                         let relative = path.file_name().map_or_else(|| path.clone(), PathBuf::from);
                         // Only another named path can lead to the file again.
                         let key = if paths.len() > 1 { PathKey::of(&parents.canonical(path, is_link), None) } else { PathKey::of(path, None) };
-                        take(Found::File { path: path.clone(), relative, key, size: Some(m.len()) })
+                        take(Found::File { path: path.clone(), relative, key, size: Some(size), file })
                     }
                     Err(e) => {
                         let name = path.display().to_string();
@@ -352,7 +374,7 @@ impl Walk {
                     } else {
                         PathKey::of(&canonical_dir, Some(&relative))
                     };
-                    Found::File { path: e.into_path(), relative, key, size: None }
+                    Found::File { path: e.into_path(), relative, key, size: None, file: None }
                 }
                 Ok(_) => continue,
                 Err(e) => walk_problem(dir, &e),
@@ -445,6 +467,52 @@ impl Walk {
         }
         Ok(ControlFlow::Continue(()))
     }
+}
+
+/// A path named on the command line, looked at once.
+enum Named {
+    Folder,
+    /// Anything else, with its size; `is_link` when the path itself is a
+    /// symbolic link; `file` when the look opened it.
+    File {
+        size: u64,
+        is_link: bool,
+        file: Option<File>,
+    },
+}
+
+impl Named {
+    /// Opens the path and asks the open file what it is (`fstat`): a second
+    /// look by path would walk the path in the kernel again. A link is not
+    /// opened but looked at by path (its target's canonical path is the
+    /// file's key), and so is a path that cannot be opened (the errors of
+    /// a look, and a file that cannot be read is still taken once).
+    fn open(path: &Path) -> io::Result<Named> {
+        let Ok(file) = open_no_follow(path) else { return Named::look(path) };
+        let m = file.metadata()?;
+        Ok(if m.is_dir() { Named::Folder } else { Named::File { size: m.len(), is_link: false, file: Some(file) } })
+    }
+
+    /// One look at the path, not one for each question (a link is followed
+    /// to see what it leads to).
+    fn look(path: &Path) -> io::Result<Named> {
+        let m = std::fs::symlink_metadata(path)?;
+        let (m, is_link) = if m.is_symlink() { (std::fs::metadata(path)?, true) } else { (m, false) };
+        Ok(if m.is_dir() { Named::Folder } else { Named::File { size: m.len(), is_link, file: None } })
+    }
+}
+
+/// Opens a file for reading unless the path's last part is a symbolic link.
+#[cfg(unix)]
+fn open_no_follow(path: &Path) -> io::Result<File> {
+    use std::os::unix::fs::OpenOptionsExt;
+    File::options().read(true).custom_flags(libc::O_NOFOLLOW).open(path)
+}
+
+/// Links cannot be told apart here without a look: always look.
+#[cfg(not(unix))]
+fn open_no_follow(_: &Path) -> io::Result<File> {
+    Err(io::ErrorKind::Unsupported.into())
 }
 
 /// Canonical paths of named files that are not links themselves: their
