@@ -297,7 +297,7 @@ impl Walk {
         let mut seen = Seen::default();
         let found_so_far = std::cell::Cell::new(0usize);
         let mut empty_folders = Vec::new();
-        let mut parents = CanonicalParents::default();
+        let mut parents = Parents::default();
         let mut take = |found: Found| {
             found_so_far.set(found_so_far.get() + 1);
             if let Found::File { key, .. } = &found {
@@ -313,7 +313,7 @@ impl Walk {
             let flow = if path.as_os_str() == "-" {
                 take(Found::Stdin)
             } else {
-                let looked = if open && kind_of(path).is_none() { Named::open(path) } else { Named::look(path) };
+                let looked = if open && kind_of(path).is_none() { Named::open(path, &mut parents) } else { Named::look(path) };
                 match looked {
                     Ok(Named::Folder) => {
                         let before = found_so_far.get();
@@ -487,8 +487,8 @@ impl Named {
     /// opened but looked at by path (its target's canonical path is the
     /// file's key), and so is a path that cannot be opened (the errors of
     /// a look, and a file that cannot be read is still taken once).
-    fn open(path: &Path) -> io::Result<Named> {
-        let Ok(file) = open_no_follow(path) else { return Named::look(path) };
+    fn open(path: &Path, parents: &mut Parents) -> io::Result<Named> {
+        let Ok(file) = parents.open(path) else { return Named::look(path) };
         let m = file.metadata()?;
         Ok(if m.is_dir() { Named::Folder } else { Named::File { size: m.len(), is_link: false, file: Some(file) } })
     }
@@ -502,42 +502,121 @@ impl Named {
     }
 }
 
-/// Opens a file for reading unless the path's last part is a symbolic link.
-#[cfg(unix)]
-fn open_no_follow(path: &Path) -> io::Result<File> {
-    use std::os::unix::fs::OpenOptionsExt;
-    File::options().read(true).custom_flags(libc::O_NOFOLLOW).open(path)
-}
-
-/// Links cannot be told apart here without a look: always look.
-#[cfg(not(unix))]
-fn open_no_follow(_: &Path) -> io::Result<File> {
-    Err(io::ErrorKind::Unsupported.into())
-}
-
-/// Canonical paths of named files that are not links themselves: their
-/// folder's canonical path (resolved once for a run of files in the same
-/// folder) joined with their name, so that naming 2,000 files costs no
-/// `readlink` for each part of each path.
+/// The folder of the last file named, kept for the files named after it
+/// in the same folder (a shell glob names a run of them): its canonical
+/// path, resolved once, so that naming 2,000 files costs no `readlink` for
+/// each part of each path; and from the second file on, the folder open,
+/// to open each file by its name in it: the kernel then walks one part of
+/// the path rather than all.
 #[derive(Default)]
-struct CanonicalParents {
-    last: Option<(PathBuf, PathBuf)>,
+struct Parents(Option<Parent>);
+
+struct Parent {
+    path: PathBuf,
+    canonical: Option<PathBuf>,
+    /// Files opened in it so far.
+    opened: usize,
+    /// Opened for the second file; an error when it cannot be (the files
+    /// are then opened by their paths).
+    dir: Option<io::Result<File>>,
 }
 
-impl CanonicalParents {
+impl Parents {
+    /// The canonical path of a named file: its folder's joined with its
+    /// name, unless the path is a link itself (then resolved whole).
     fn canonical(&mut self, path: &Path, is_link: bool) -> PathBuf {
         let resolve = |p: &Path| std::fs::canonicalize(p).unwrap_or_else(|_| p.to_path_buf());
         let (Some(parent), Some(name), false) = (path.parent(), path.file_name(), is_link) else { return resolve(path) };
         let parent = if parent.as_os_str().is_empty() { Path::new(".") } else { parent };
-        match &self.last {
-            Some((folder, canonical)) if folder == parent => canonical.join(name),
-            _ => {
-                let canonical = resolve(parent);
-                let joined = canonical.join(name);
-                self.last = Some((parent.to_path_buf(), canonical));
-                joined
-            }
+        self.of(parent).canonical.get_or_insert_with(|| resolve(parent)).join(name)
+    }
+
+    /// Opens a named file for reading unless its path's last part is a
+    /// symbolic link.
+    fn open(&mut self, path: &Path) -> io::Result<File> {
+        let Some((folder, name)) = folder_and_name(path) else { return no_follow::open(path) };
+        let parent = self.of(folder);
+        parent.opened += 1;
+        if parent.opened == 1 {
+            return no_follow::open(path);
         }
+        match parent.dir.get_or_insert_with(|| no_follow::open_folder(folder)) {
+            Ok(dir) => no_follow::open_in(dir, name),
+            Err(_) => no_follow::open(path),
+        }
+    }
+
+    /// The entry of `folder`, which replaces the last one if another.
+    fn of(&mut self, folder: &Path) -> &mut Parent {
+        if self.0.as_ref().is_some_and(|last| last.path != folder) {
+            self.0 = None;
+        }
+        self.0.get_or_insert_with(|| Parent { path: folder.to_path_buf(), canonical: None, opened: 0, dir: None })
+    }
+}
+
+/// A path's folder (`.` for a bare name) and last part, when the path ends
+/// with that part: `Path::file_name` looks past a trailing `/` or `/.`,
+/// which the kernel does not (`game.sgf/` is no file).
+fn folder_and_name(path: &Path) -> Option<(&Path, &std::ffi::OsStr)> {
+    let name = path.file_name()?;
+    if !path.as_os_str().as_encoded_bytes().ends_with(name.as_encoded_bytes()) {
+        return None;
+    }
+    let folder = path.parent()?;
+    Some((if folder.as_os_str().is_empty() { Path::new(".") } else { folder }, name))
+}
+
+/// Opening without following a link at the end of the path. Elsewhere
+/// than on Unix nothing is opened so (links cannot be told apart without a
+/// look): named paths are looked at instead.
+#[cfg(unix)]
+mod no_follow {
+    use std::ffi::OsStr;
+    use std::fs::File;
+    use std::io;
+    use std::os::fd::{AsRawFd, FromRawFd};
+    use std::os::unix::{ffi::OsStrExt, fs::OpenOptionsExt};
+    use std::path::Path;
+
+    pub fn open(path: &Path) -> io::Result<File> {
+        File::options().read(true).custom_flags(libc::O_NOFOLLOW).open(path)
+    }
+
+    pub fn open_folder(path: &Path) -> io::Result<File> {
+        File::options().read(true).custom_flags(libc::O_DIRECTORY).open(path)
+    }
+
+    /// Opens the file `name` in the open folder `dir` (`openat`).
+    pub fn open_in(dir: &File, name: &OsStr) -> io::Result<File> {
+        let name = std::ffi::CString::new(name.as_bytes())?;
+        // SAFETY: `dir` is an open descriptor and `name` ends with a NUL.
+        let fd = unsafe { libc::openat(dir.as_raw_fd(), name.as_ptr(), libc::O_RDONLY | libc::O_CLOEXEC | libc::O_NOFOLLOW) };
+        if fd < 0 {
+            return Err(io::Error::last_os_error());
+        }
+        // SAFETY: the descriptor is new, and the file its only owner.
+        Ok(unsafe { File::from_raw_fd(fd) })
+    }
+}
+
+#[cfg(not(unix))]
+mod no_follow {
+    use std::ffi::OsStr;
+    use std::fs::File;
+    use std::io;
+    use std::path::Path;
+
+    pub fn open(_: &Path) -> io::Result<File> {
+        Err(io::ErrorKind::Unsupported.into())
+    }
+
+    pub fn open_folder(path: &Path) -> io::Result<File> {
+        open(path)
+    }
+
+    pub fn open_in(_: &File, _: &OsStr) -> io::Result<File> {
+        Err(io::ErrorKind::Unsupported.into())
     }
 }
 
@@ -658,6 +737,45 @@ mod tests {
         }
         assert!(read_file(&dir.join("absent.sgf"), None, 10).is_err());
         std::fs::remove_dir_all(&dir).unwrap();
+    }
+
+    #[cfg(unix)]
+    #[test]
+    fn files_named_in_one_folder_are_read_once_with_the_errors_of_a_look() {
+        let dir = std::env::temp_dir().join(format!("kifu-named-{}", std::process::id()));
+        std::fs::create_dir_all(&dir).unwrap();
+        for file in ["a.sgf", "b.sgf", "c.sgf"] {
+            std::fs::write(dir.join(file), file).unwrap();
+        }
+        let named = ["a.sgf", "b.sgf", "a.sgf", "missing.sgf", "c.sgf/", "c.sgf"];
+        let mut paths: Vec<PathBuf> = named.iter().map(|name| dir.join(name)).collect();
+        std::os::unix::fs::symlink(dir.join("b.sgf"), dir.join("link.sgf")).unwrap();
+        paths.insert(2, dir.join("link.sgf"));
+        let mut items = Vec::new();
+        Walk::default().for_each(&paths, &mut |item| {
+            let name = item.name.strip_prefix(&format!("{}/", dir.display())).unwrap().to_string();
+            items.push((name, item.content.read(100).map_err(|(_, message)| message.split(" (").next().unwrap().to_string())));
+            ControlFlow::Continue(())
+        });
+        let read = |name: &str| (name.to_string(), Ok(name.as_bytes().to_vec()));
+        let failed = |name: &str, why: &str| (name.to_string(), Err(why.to_string()));
+        let expected =
+            [read("a.sgf"), read("b.sgf"), failed("missing.sgf", "no such file or directory"), failed("c.sgf/", "cannot read: Not a directory"), read("c.sgf")];
+        assert_eq!(items, expected);
+        std::fs::remove_dir_all(&dir).unwrap();
+    }
+
+    #[test]
+    fn a_path_is_opened_in_its_folder_only_when_it_ends_with_its_name() {
+        fn split(path: &str) -> Option<(&str, &str)> {
+            folder_and_name(Path::new(path)).map(|(folder, name)| (folder.to_str().unwrap(), name.to_str().unwrap()))
+        }
+        assert_eq!(split("g/a.sgf"), Some(("g", "a.sgf")));
+        assert_eq!(split("/g/a.sgf"), Some(("/g", "a.sgf")));
+        assert_eq!(split("a.sgf"), Some((".", "a.sgf")));
+        for path in ["g/a.sgf/", "g/a.sgf/.", "/", "g/..", ""] {
+            assert_eq!(split(path), None, "{path}");
+        }
     }
 
     #[test]
