@@ -26,7 +26,8 @@ const BATCH: usize = 16;
 const BATCH_BYTES: usize = 1 << 20;
 
 /// What an item holds in memory until it is worked on: the bytes of an
-/// archive member read whole, nothing for a path read by the worker.
+/// archive member or a file named, read whole; nothing for a path read by
+/// the worker.
 pub trait Held {
     fn held_bytes(&self) -> usize {
         0

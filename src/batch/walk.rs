@@ -90,6 +90,13 @@ pub enum Content {
         path: PathBuf,
         size: Option<u64>,
     },
+    /// A file named on the command line, read where the walk opened it:
+    /// its bytes, or why they could not be read. (A descriptor held until
+    /// a worker reads would leave as many open as items queued.)
+    Read {
+        path: PathBuf,
+        bytes: Result<Vec<u8>, (Code, String)>,
+    },
     /// A compressed file (`game.sgf.gz`), decompressed when read.
     Compressed(PathBuf, Codec),
     Stdin,
@@ -111,7 +118,7 @@ pub struct Item {
 impl super::Held for Item {
     fn held_bytes(&self) -> usize {
         match &self.content {
-            Content::Bytes(bytes) => bytes.len(),
+            Content::Bytes(bytes) | Content::Read { bytes: Ok(bytes), .. } => bytes.len(),
             _ => 0,
         }
     }
@@ -127,36 +134,45 @@ impl Content {
     /// The file on disk the item is read from, if it is one.
     pub fn path(&self) -> Option<&Path> {
         match self {
-            Content::Path { path, .. } | Content::Compressed(path, _) => Some(path),
+            Content::Path { path, .. } | Content::Read { path, .. } | Content::Compressed(path, _) => Some(path),
             _ => None,
         }
     }
 
     /// The bytes of the item, read whole (`max_bytes` bounds it).
     pub fn read(self, max_bytes: u64) -> Result<Vec<u8>, (Code, String)> {
-        let io = |e: io::Error| (Code::Io, format!("cannot read: {e}"));
         match self {
             Content::Bytes(bytes) => Ok(bytes),
+            Content::Read { bytes, .. } => bytes,
             Content::Problem(code, message) => Err((code, message)),
-            Content::Stdin => read_bounded(io::stdin().lock(), max_bytes).map_err(io)?.ok_or_else(|| too_big(max_bytes)),
+            Content::Stdin => whole(read_bounded(io::stdin().lock(), max_bytes), max_bytes),
             Content::Compressed(path, codec) => {
                 let bad = |e: io::Error| (Code::Io, format!("cannot decompress: {e}"));
-                let file = File::open(&path).map_err(io)?;
+                let file = File::open(&path).map_err(|e| (Code::Io, format!("cannot read: {e}")))?;
                 read_bounded(archive::decompress(codec, BufReader::new(file)).map_err(bad)?, max_bytes).map_err(bad)?.ok_or_else(|| too_big(max_bytes))
             }
-            Content::Path { path, size } => read_file(&path, size, max_bytes).map_err(io)?.ok_or_else(|| too_big(max_bytes)),
+            Content::Path { path, size } => whole(read_file(&path, size, max_bytes), max_bytes),
         }
     }
 }
 
-/// Reads a file whole in three system calls (open, read, close) when its
-/// size is known, four when it must be asked (`fstat`): `read_to_end` would
-/// look for the size again, seek, and read once more to see the end. A read
-/// that stops at the size the file had when looked at is the end; one that
-/// fills the byte asked for beyond it finds the file grew, and the rest is
-/// read as it comes. `None` past `max_bytes`.
+/// A read of a file whole as [`Content::read`] says it.
+fn whole(read: io::Result<Option<Vec<u8>>>, max_bytes: u64) -> Result<Vec<u8>, (Code, String)> {
+    read.map_err(|e| (Code::Io, format!("cannot read: {e}")))?.ok_or_else(|| too_big(max_bytes))
+}
+
+/// Opens and reads a file whole ([`read_open`]).
 fn read_file(path: &Path, known_size: Option<u64>, max_bytes: u64) -> io::Result<Option<Vec<u8>>> {
-    let mut file = File::open(path)?;
+    read_open(File::open(path)?, known_size, max_bytes)
+}
+
+/// Reads an open file whole in one `read` when its size is known, with an
+/// `fstat` first when it must be asked: `read_to_end` would look for the
+/// size again, seek, and read once more to see the end. A read that stops
+/// at the size the file had when looked at is the end; one that fills the
+/// byte asked for beyond it finds the file grew, and the rest is read as it
+/// comes. `None` past `max_bytes`.
+fn read_open(mut file: File, known_size: Option<u64>, max_bytes: u64) -> io::Result<Option<Vec<u8>>> {
     // A size looked at earlier is trusted unless it says "too big": the file
     // may have shrunk since.
     let size = match known_size {
@@ -207,15 +223,17 @@ fn kind_of(path: &Path) -> Option<Kind> {
     archive::kind(path.file_name()?.to_str()?)
 }
 
-/// What the walk finds before anything is opened.
+/// What the walk finds, before anything is read.
 enum Found {
     /// `key`: the file's own path, links resolved ([`PathKey`]), to take it
-    /// once; `size`, when the walk looked at the file itself.
+    /// once; `size`, when the walk looked at the file itself; `file`, when
+    /// it opened it (a file named).
     File {
         path: PathBuf,
         relative: PathBuf,
         key: PathKey,
         size: Option<u64>,
+        file: Option<File>,
     },
     Stdin,
     Problem {
@@ -231,10 +249,10 @@ impl Walk {
     /// `paths` in which no file to check was found (a wrong path, or
     /// files with other extensions), for the caller to say so.
     pub fn for_each(&self, paths: &[PathBuf], f: &mut dyn FnMut(Item) -> ControlFlow<()>) -> Vec<PathBuf> {
-        self.visit(paths, &mut |found| match found {
+        self.visit(paths, true, &mut |found| match found {
             Found::Stdin => f(Item { name: "-".into(), relative: "stdin.sgf".into(), content: Content::Stdin }),
             Found::Problem { name, code, message } => f(Item::problem(name, code, message)),
-            Found::File { path, relative, size, .. } => {
+            Found::File { path, relative, size, file, .. } => {
                 let name = path.to_string_lossy().into_owned();
                 match kind_of(&path) {
                     Some(Kind::Archive(kind)) => self.archive_members(&path, kind, &relative, f),
@@ -246,7 +264,13 @@ impl Walk {
                         let message = format!("a {format}: kifu cannot read it (it reads {}); nothing in it was checked", archive::READ);
                         f(Item::problem(name, Code::UnsupportedArchive, message))
                     }
-                    None => f(Item { name, relative, content: Content::Path { path, size } }),
+                    None => {
+                        let content = match file {
+                            Some(file) => Content::Read { bytes: whole(read_open(file, size, self.max_bytes), self.max_bytes), path },
+                            None => Content::Path { path, size },
+                        };
+                        f(Item { name, relative, content })
+                    }
                 }
             }
         })
@@ -256,7 +280,7 @@ impl Walk {
     /// one), for the progress bar; nothing is opened.
     pub fn count(&self, paths: &[PathBuf]) -> usize {
         let mut n = 0;
-        self.visit(paths, &mut |_| {
+        self.visit(paths, false, &mut |_| {
             n += 1;
             ControlFlow::Continue(())
         });
@@ -265,14 +289,15 @@ impl Walk {
 
     /// The walk itself: each file, archive, `-` or problem, numbered for
     /// the shard in walk order. A file named twice, or reached again
-    /// through a symbolic link, is taken the first time only. Returns the
+    /// through a symbolic link, is taken the first time only. `open`: open
+    /// the files named ([`Named::open`]) rather than only look. Returns the
     /// folders in which nothing was found.
-    fn visit(&self, paths: &[PathBuf], f: &mut dyn FnMut(Found) -> ControlFlow<()>) -> Vec<PathBuf> {
+    fn visit(&self, paths: &[PathBuf], open: bool, f: &mut dyn FnMut(Found) -> ControlFlow<()>) -> Vec<PathBuf> {
         let mut k = 0;
         let mut seen = Seen::default();
         let found_so_far = std::cell::Cell::new(0usize);
         let mut empty_folders = Vec::new();
-        let mut parents = CanonicalParents::default();
+        let mut parents = Parents::default();
         let mut take = |found: Found| {
             found_so_far.set(found_so_far.get() + 1);
             if let Found::File { key, .. } = &found {
@@ -288,12 +313,9 @@ impl Walk {
             let flow = if path.as_os_str() == "-" {
                 take(Found::Stdin)
             } else {
-                // One look at the path, not one for each question (a link
-                // is followed to see what it leads to).
-                let looked =
-                    std::fs::symlink_metadata(path).and_then(|m| if m.is_symlink() { std::fs::metadata(path).map(|t| (t, true)) } else { Ok((m, false)) });
+                let looked = if open && kind_of(path).is_none() { Named::open(path, &mut parents) } else { Named::look(path) };
                 match looked {
-                    Ok((m, _)) if m.is_dir() => {
+                    Ok(Named::Folder) => {
                         let before = found_so_far.get();
                         let flow = self.walk_dir(path, &mut take);
                         if found_so_far.get() == before {
@@ -301,11 +323,11 @@ impl Walk {
                         }
                         flow
                     }
-                    Ok((m, is_link)) => {
+                    Ok(Named::File { size, is_link, file }) => {
                         let relative = path.file_name().map_or_else(|| path.clone(), PathBuf::from);
                         // Only another named path can lead to the file again.
                         let key = if paths.len() > 1 { PathKey::of(&parents.canonical(path, is_link), None) } else { PathKey::of(path, None) };
-                        take(Found::File { path: path.clone(), relative, key, size: Some(m.len()) })
+                        take(Found::File { path: path.clone(), relative, key, size: Some(size), file })
                     }
                     Err(e) => {
                         let name = path.display().to_string();
@@ -352,7 +374,7 @@ impl Walk {
                     } else {
                         PathKey::of(&canonical_dir, Some(&relative))
                     };
-                    Found::File { path: e.into_path(), relative, key, size: None }
+                    Found::File { path: e.into_path(), relative, key, size: None, file: None }
                 }
                 Ok(_) => continue,
                 Err(e) => walk_problem(dir, &e),
@@ -447,29 +469,154 @@ impl Walk {
     }
 }
 
-/// Canonical paths of named files that are not links themselves: their
-/// folder's canonical path (resolved once for a run of files in the same
-/// folder) joined with their name, so that naming 2,000 files costs no
-/// `readlink` for each part of each path.
-#[derive(Default)]
-struct CanonicalParents {
-    last: Option<(PathBuf, PathBuf)>,
+/// A path named on the command line, looked at once.
+enum Named {
+    Folder,
+    /// Anything else, with its size; `is_link` when the path itself is a
+    /// symbolic link; `file` when the look opened it.
+    File {
+        size: u64,
+        is_link: bool,
+        file: Option<File>,
+    },
 }
 
-impl CanonicalParents {
+impl Named {
+    /// Opens the path and asks the open file what it is (`fstat`): a second
+    /// look by path would walk the path in the kernel again. A link is not
+    /// opened but looked at by path (its target's canonical path is the
+    /// file's key), and so is a path that cannot be opened (the errors of
+    /// a look, and a file that cannot be read is still taken once).
+    fn open(path: &Path, parents: &mut Parents) -> io::Result<Named> {
+        let Ok(file) = parents.open(path) else { return Named::look(path) };
+        let m = file.metadata()?;
+        Ok(if m.is_dir() { Named::Folder } else { Named::File { size: m.len(), is_link: false, file: Some(file) } })
+    }
+
+    /// One look at the path, not one for each question (a link is followed
+    /// to see what it leads to).
+    fn look(path: &Path) -> io::Result<Named> {
+        let m = std::fs::symlink_metadata(path)?;
+        let (m, is_link) = if m.is_symlink() { (std::fs::metadata(path)?, true) } else { (m, false) };
+        Ok(if m.is_dir() { Named::Folder } else { Named::File { size: m.len(), is_link, file: None } })
+    }
+}
+
+/// The folder of the last file named, kept for the files named after it
+/// in the same folder (a shell glob names a run of them): its canonical
+/// path, resolved once, so that naming 2,000 files costs no `readlink` for
+/// each part of each path; and from the second file on, the folder open,
+/// to open each file by its name in it: the kernel then walks one part of
+/// the path rather than all.
+#[derive(Default)]
+struct Parents(Option<Parent>);
+
+struct Parent {
+    path: PathBuf,
+    canonical: Option<PathBuf>,
+    /// Files opened in it so far.
+    opened: usize,
+    /// Opened for the second file; an error when it cannot be (the files
+    /// are then opened by their paths).
+    dir: Option<io::Result<File>>,
+}
+
+impl Parents {
+    /// The canonical path of a named file: its folder's joined with its
+    /// name, unless the path is a link itself (then resolved whole).
     fn canonical(&mut self, path: &Path, is_link: bool) -> PathBuf {
         let resolve = |p: &Path| std::fs::canonicalize(p).unwrap_or_else(|_| p.to_path_buf());
         let (Some(parent), Some(name), false) = (path.parent(), path.file_name(), is_link) else { return resolve(path) };
         let parent = if parent.as_os_str().is_empty() { Path::new(".") } else { parent };
-        match &self.last {
-            Some((folder, canonical)) if folder == parent => canonical.join(name),
-            _ => {
-                let canonical = resolve(parent);
-                let joined = canonical.join(name);
-                self.last = Some((parent.to_path_buf(), canonical));
-                joined
-            }
+        self.of(parent).canonical.get_or_insert_with(|| resolve(parent)).join(name)
+    }
+
+    /// Opens a named file for reading unless its path's last part is a
+    /// symbolic link.
+    fn open(&mut self, path: &Path) -> io::Result<File> {
+        let Some((folder, name)) = folder_and_name(path) else { return no_follow::open(path) };
+        let parent = self.of(folder);
+        parent.opened += 1;
+        if parent.opened == 1 {
+            return no_follow::open(path);
         }
+        match parent.dir.get_or_insert_with(|| no_follow::open_folder(folder)) {
+            Ok(dir) => no_follow::open_in(dir, name),
+            Err(_) => no_follow::open(path),
+        }
+    }
+
+    /// The entry of `folder`, which replaces the last one if another.
+    fn of(&mut self, folder: &Path) -> &mut Parent {
+        if self.0.as_ref().is_some_and(|last| last.path != folder) {
+            self.0 = None;
+        }
+        self.0.get_or_insert_with(|| Parent { path: folder.to_path_buf(), canonical: None, opened: 0, dir: None })
+    }
+}
+
+/// A path's folder (`.` for a bare name) and last part, when the path ends
+/// with that part: `Path::file_name` looks past a trailing `/` or `/.`,
+/// which the kernel does not (`game.sgf/` is no file).
+fn folder_and_name(path: &Path) -> Option<(&Path, &std::ffi::OsStr)> {
+    let name = path.file_name()?;
+    if !path.as_os_str().as_encoded_bytes().ends_with(name.as_encoded_bytes()) {
+        return None;
+    }
+    let folder = path.parent()?;
+    Some((if folder.as_os_str().is_empty() { Path::new(".") } else { folder }, name))
+}
+
+/// Opening without following a link at the end of the path. Elsewhere
+/// than on Unix nothing is opened so (links cannot be told apart without a
+/// look): named paths are looked at instead.
+#[cfg(unix)]
+mod no_follow {
+    use std::ffi::OsStr;
+    use std::fs::File;
+    use std::io;
+    use std::os::fd::{AsRawFd, FromRawFd};
+    use std::os::unix::{ffi::OsStrExt, fs::OpenOptionsExt};
+    use std::path::Path;
+
+    pub fn open(path: &Path) -> io::Result<File> {
+        File::options().read(true).custom_flags(libc::O_NOFOLLOW).open(path)
+    }
+
+    pub fn open_folder(path: &Path) -> io::Result<File> {
+        File::options().read(true).custom_flags(libc::O_DIRECTORY).open(path)
+    }
+
+    /// Opens the file `name` in the open folder `dir` (`openat`).
+    pub fn open_in(dir: &File, name: &OsStr) -> io::Result<File> {
+        let name = std::ffi::CString::new(name.as_bytes())?;
+        // SAFETY: `dir` is an open descriptor and `name` ends with a NUL.
+        let fd = unsafe { libc::openat(dir.as_raw_fd(), name.as_ptr(), libc::O_RDONLY | libc::O_CLOEXEC | libc::O_NOFOLLOW) };
+        if fd < 0 {
+            return Err(io::Error::last_os_error());
+        }
+        // SAFETY: the descriptor is new, and the file its only owner.
+        Ok(unsafe { File::from_raw_fd(fd) })
+    }
+}
+
+#[cfg(not(unix))]
+mod no_follow {
+    use std::ffi::OsStr;
+    use std::fs::File;
+    use std::io;
+    use std::path::Path;
+
+    pub fn open(_: &Path) -> io::Result<File> {
+        Err(io::ErrorKind::Unsupported.into())
+    }
+
+    pub fn open_folder(path: &Path) -> io::Result<File> {
+        open(path)
+    }
+
+    pub fn open_in(_: &File, _: &OsStr) -> io::Result<File> {
+        Err(io::ErrorKind::Unsupported.into())
     }
 }
 
@@ -590,6 +737,45 @@ mod tests {
         }
         assert!(read_file(&dir.join("absent.sgf"), None, 10).is_err());
         std::fs::remove_dir_all(&dir).unwrap();
+    }
+
+    #[cfg(unix)]
+    #[test]
+    fn files_named_in_one_folder_are_read_once_with_the_errors_of_a_look() {
+        let dir = std::env::temp_dir().join(format!("kifu-named-{}", std::process::id()));
+        std::fs::create_dir_all(&dir).unwrap();
+        for file in ["a.sgf", "b.sgf", "c.sgf"] {
+            std::fs::write(dir.join(file), file).unwrap();
+        }
+        let named = ["a.sgf", "b.sgf", "a.sgf", "missing.sgf", "c.sgf/", "c.sgf"];
+        let mut paths: Vec<PathBuf> = named.iter().map(|name| dir.join(name)).collect();
+        std::os::unix::fs::symlink(dir.join("b.sgf"), dir.join("link.sgf")).unwrap();
+        paths.insert(2, dir.join("link.sgf"));
+        let mut items = Vec::new();
+        Walk::default().for_each(&paths, &mut |item| {
+            let name = item.name.strip_prefix(&format!("{}/", dir.display())).unwrap().to_string();
+            items.push((name, item.content.read(100).map_err(|(_, message)| message.split(" (").next().unwrap().to_string())));
+            ControlFlow::Continue(())
+        });
+        let read = |name: &str| (name.to_string(), Ok(name.as_bytes().to_vec()));
+        let failed = |name: &str, why: &str| (name.to_string(), Err(why.to_string()));
+        let expected =
+            [read("a.sgf"), read("b.sgf"), failed("missing.sgf", "no such file or directory"), failed("c.sgf/", "cannot read: Not a directory"), read("c.sgf")];
+        assert_eq!(items, expected);
+        std::fs::remove_dir_all(&dir).unwrap();
+    }
+
+    #[test]
+    fn a_path_is_opened_in_its_folder_only_when_it_ends_with_its_name() {
+        fn split(path: &str) -> Option<(&str, &str)> {
+            folder_and_name(Path::new(path)).map(|(folder, name)| (folder.to_str().unwrap(), name.to_str().unwrap()))
+        }
+        assert_eq!(split("g/a.sgf"), Some(("g", "a.sgf")));
+        assert_eq!(split("/g/a.sgf"), Some(("/g", "a.sgf")));
+        assert_eq!(split("a.sgf"), Some((".", "a.sgf")));
+        for path in ["g/a.sgf/", "g/a.sgf/.", "/", "g/..", ""] {
+            assert_eq!(split(path), None, "{path}");
+        }
     }
 
     #[test]
