@@ -134,13 +134,11 @@ pub struct Placed {
     pub suicided: usize,
 }
 
-/// What putting a stone down did, before captures.
-enum Put {
-    /// Left an enemy chain with no liberty.
+/// What is left of a move once its stone is put (see [`Board::put_stone`]).
+pub(crate) enum Removal {
+    /// It left an enemy chain with no liberty: captures.
     Captures,
-    /// Captures nothing; the stone's chain has a liberty.
-    Breathes,
-    /// Captures nothing and leaves the stone's chain with no liberty.
+    /// It captures nothing and leaves its own chain with no liberty.
     Chokes,
 }
 
@@ -364,34 +362,43 @@ impl Board {
     /// Returns the number of own stones removed by suicide.
     ///
     /// Panics unless `p` is an empty point of the board.
-    #[inline(always)]
     pub fn play_into(&mut self, color: Color, p: Pt, removed: &mut Vec<Pt>) -> usize {
+        match self.put_stone(color, p) {
+            Ok(()) => 0,
+            Err(removal) => self.remove(removal, color, p, removed),
+        }
+    }
+
+    /// [`Board::play_into`] in two steps, for the replay's move loop: the
+    /// stone of `color` put on the empty point `p`, `Ok` when that is the
+    /// whole move (it captures nothing and its chain has a liberty: most
+    /// moves), else what [`Board::remove`] is to finish. The caller's
+    /// common path so has no test of what was removed, nor of a suicide.
+    ///
+    /// Panics unless `p` is an empty point of the board.
+    #[inline(always)]
+    pub(crate) fn put_stone(&mut self, color: Color, p: Pt) -> Result<(), Removal> {
         // An empty point is a point of the board: what makes the unchecked
         // reads of the move path sound (see `spot`). Inline, so that a
         // caller that has just looked (the replay) does not look again.
         if self.cell(p) != Cell::Empty {
             not_empty(p);
         }
-        self.play_on_empty(color, p, removed)
+        self.put(color, p)
     }
 
-    /// [`Board::play_into`] once `p` is known to be an empty point.
-    /// Inlined into the replay's move loop, its one caller that plays a
-    /// game's moves: as a call, saving and restoring six registers and
-    /// passing the arguments cost about 15 instructions a move (2.7% of
-    /// the check of a KGS game); the rare paths (captures, suicide) stay
-    /// out of line.
-    #[inline(always)]
-    fn play_on_empty(&mut self, color: Color, p: Pt, removed: &mut Vec<Pt>) -> usize {
-        match self.put(color, p) {
-            Put::Breathes => 0,
+    /// Finishes the move [`Board::put_stone`] put at `p`, as
+    /// [`Board::play_into`] would: the stones removed appended to
+    /// `removed`, the number of the mover's own returned.
+    pub(crate) fn remove(&mut self, removal: Removal, color: Color, p: Pt, removed: &mut Vec<Pt>) -> usize {
+        match removal {
             // A capture frees a point next to `p`: the new chain has a
             // liberty, no need to look.
-            Put::Captures => {
+            Removal::Captures => {
                 self.capture_around(color, p, removed);
                 0
             }
-            Put::Chokes => self.remove_choked(color, p, removed),
+            Removal::Chokes => self.remove_choked(color, p, removed),
         }
     }
 
@@ -427,9 +434,9 @@ impl Board {
     /// lose the liberty but are not captured here. Tells whether an enemy
     /// chain was left with no liberty (to capture: most moves leave none,
     /// and the caller need not look at the neighbours again), else whether
-    /// the new stone's chain has a liberty.
+    /// the new stone's chain has none (see [`Board::put_stone`]).
     #[inline(always)]
-    fn put(&mut self, color: Color, p: Pt) -> Put {
+    fn put(&mut self, color: Color, p: Pt) -> Result<(), Removal> {
         let own = Cell::of(color);
         *self.spot_mut(p) = Spot { cell: own, head: p, next: p, libs: 0, stones: 1 };
         self.stone_count += 1;
@@ -467,11 +474,11 @@ impl Board {
         let h = self.spot(p).head;
         self.spot_mut(h).libs += empties;
         if least == 0 {
-            Put::Captures
+            Err(Removal::Captures)
         } else if self.spot(h).libs != 0 {
-            Put::Breathes
+            Ok(())
         } else {
-            Put::Chokes
+            Err(Removal::Chokes)
         }
     }
 
@@ -635,7 +642,9 @@ impl Board {
     fn link(&mut self, stones: &[(Pt, Color)]) {
         let (hash, stone_count) = (self.hash, self.stone_count);
         for &(p, color) in stones {
-            self.put(color, p);
+            // Set-up stones capture nothing: what is without liberty
+            // stays, for the caller to find.
+            let _ = self.put(color, p);
         }
         (self.hash, self.stone_count) = (hash, stone_count);
     }
