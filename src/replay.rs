@@ -456,7 +456,16 @@ impl Replayer {
                 // move: after it (which writes much) it was read again.
                 let children = node.children();
                 match node.marked_plain_move() {
-                    Some((prop, code, letters)) => self.plain_move(prop, code, letters),
+                    Some((prop, code, letters)) => {
+                        // Most moves: the next node is the one child, with
+                        // no brothers to look for.
+                        let run_child = node.run_child();
+                        self.plain_move(prop, code, letters);
+                        if run_child.is_some() {
+                            current = run_child;
+                            continue;
+                        }
+                    }
                     None => self.visit(node),
                 }
                 current = self.descend(children, &mut branches);
