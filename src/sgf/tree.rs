@@ -64,7 +64,27 @@ struct NodeData {
     /// parser found them at fixed places after the `;` (see
     /// [`GameTree::plain_prop_data`]). Most nodes of a game are marked, and
     /// writing two records fewer for each was a tenth of a check.
+    ///
+    /// The second byte, the `[`, stays so only in a node of a run of marked
+    /// nodes that has the next record as its one child (see
+    /// [`Node::run_child`]); any other marked node has [`RUN_END`] there.
     plain_move: [u8; 4],
+}
+
+/// The second byte of [`NodeData::plain_move`] for a marked node that may
+/// have other children than the next record: one not written in a run of
+/// marked nodes ([`GameTreeBuilder::add_marked_chain`]), or its last.
+/// A mark's `[` itself says the opposite, so that the run's records are
+/// written with the source's bytes as they are.
+const RUN_END: u8 = b'[' | 0x80;
+
+/// `plain_move` as the mark of a node that ends a run (see [`RUN_END`]).
+#[inline(always)]
+fn run_end(plain_move: [u8; 4]) -> [u8; 4] {
+    match plain_move {
+        UNMARKED => UNMARKED,
+        [letter, _, x, y] => [letter, RUN_END, x, y],
+    }
 }
 
 /// [`NodeData::plain_move`] of a node not marked.
@@ -83,6 +103,12 @@ impl NodeData {
     #[inline(always)]
     fn is_marked(&self) -> bool {
         self.plain_move[0] != 0
+    }
+
+    /// See [`RUN_END`].
+    #[inline(always)]
+    fn in_run(&self) -> bool {
+        self.plain_move[1] == b'['
     }
 }
 
@@ -405,6 +431,14 @@ impl<'a> Node<'a> {
 
     pub fn children(&self) -> Children<'a> {
         Children { tree: self.tree, next: self.data().first_child }
+    }
+
+    /// For a node of a run of plain moves the parser wrote together, all
+    /// but its last: its one child, the next node, whose record need not
+    /// be read to know it has no brothers. `None` for any other node.
+    #[inline]
+    pub fn run_child(&self) -> Option<Node<'a>> {
+        self.data().in_run().then_some(Node { tree: self.tree, id: self.id + 1 })
     }
 
     pub fn child_count(&self) -> usize {
@@ -751,6 +785,10 @@ impl GameTreeBuilder {
     #[cold]
     fn link_sibling(&mut self, parent: u32, id: u32) {
         let nodes = &mut self.tree.nodes;
+        // A second child: the parent's first is no longer alone.
+        if nodes[parent as usize].in_run() {
+            nodes[parent as usize].plain_move[1] = RUN_END;
+        }
         let mut x = id.wrapping_sub(1);
         while x != NONE && nodes[x as usize].parent != parent {
             x = nodes[x as usize].parent;
@@ -789,7 +827,7 @@ impl GameTreeBuilder {
     ) -> NodeId {
         debug_assert_eq!(code, PropId::of_bytes(&self.tree.source.as_bytes()[id.clone()]));
         Self::check_mark(plain_move, offset, &id, &value);
-        let node = self.push_node(parent, offset as u32, plain_move);
+        let node = self.push_node(parent, offset as u32, run_end(plain_move));
         if plain_move == UNMARKED {
             self.push_lone_property(id, code, value);
         }
@@ -809,7 +847,8 @@ impl GameTreeBuilder {
             parent.first_child = node;
         }
         let props = t.props.len() as u32;
-        let data = NodeData { props, parent: node.wrapping_sub(1), first_child: NONE, next_sibling: NONE, offset: offset as u32, plain_move };
+        let data =
+            NodeData { props, parent: node.wrapping_sub(1), first_child: NONE, next_sibling: NONE, offset: offset as u32, plain_move: run_end(plain_move) };
         t.push_node_data(data);
         if plain_move == UNMARKED {
             self.push_lone_property(id, code, value);
@@ -853,7 +892,9 @@ impl GameTreeBuilder {
             // SAFETY: the first `added` records of the room were written.
             unsafe { t.nodes.set_len(first + added) };
             t.nodes[first - 1].first_child = first as u32;
-            t.nodes[first + added - 1].first_child = NONE;
+            let last = &mut t.nodes[first + added - 1];
+            last.first_child = NONE;
+            last.plain_move[1] = RUN_END;
         }
         added
     }
@@ -999,6 +1040,31 @@ pub struct Collection {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// `run_child` names a node's child only when it is its one child, and
+    /// the runs of plain moves have them (variations, a node not marked, a
+    /// run's end and a chain broken by the parser's budget included).
+    #[test]
+    fn run_children_are_only_children() {
+        let texts = [
+            "(;FF[4];B[aa];W[bb];B[cc](;W[dd];B[ee];W[ff])(;W[gg]))",
+            "(;B[aa];W[bb]C[x];B[cc];W[dd]\n;B[ee];W[tt];B[ff]((;W[gg])(;W[hh]);B[ii]))",
+            "(;AB[aa];B[bb];W[cc](;B[dd])(;B[ee];W[ff];B[gg]))(;B[aa];W[bb])",
+            "(;GM[1];B[aa];W[ab];B[ac];W[ad];B[ae];W[af];B[ag];W[ah];B[ai];W[aj])",
+        ];
+        let mut in_runs = 0;
+        for text in texts {
+            for game in &crate::sgf::parse_str(text).collection.games {
+                for node in game.nodes() {
+                    if let Some(child) = node.run_child() {
+                        in_runs += 1;
+                        assert_eq!(node.children().map(|c| c.id()).collect::<Vec<_>>(), [child.id()], "{text}");
+                    }
+                }
+            }
+        }
+        assert!(in_runs >= 10, "{in_runs} nodes in runs");
+    }
 
     fn small() -> GameTree {
         let mut b = GameTreeBuilder::new();
