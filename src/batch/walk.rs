@@ -231,6 +231,9 @@ enum Found {
     File {
         path: PathBuf,
         relative: PathBuf,
+        /// What its name says it holds, told once ([`kind_of`] parses the
+        /// path for its name).
+        kind: Option<Kind>,
         key: PathKey,
         size: Option<u64>,
         file: Option<File>,
@@ -252,9 +255,9 @@ impl Walk {
         self.visit(paths, true, &mut |found| match found {
             Found::Stdin => f(Item { name: "-".into(), relative: "stdin.sgf".into(), content: Content::Stdin }),
             Found::Problem { name, code, message } => f(Item::problem(name, code, message)),
-            Found::File { path, relative, size, file, .. } => {
+            Found::File { path, relative, kind, size, file, .. } => {
                 let name = path.to_string_lossy().into_owned();
-                match kind_of(&path) {
+                match kind {
                     Some(Kind::Archive(kind)) => self.archive_members(&path, kind, &relative, f),
                     Some(Kind::Compressed(codec)) => {
                         let relative = PathBuf::from(archive::decompressed_name(&relative.to_string_lossy()));
@@ -313,7 +316,8 @@ impl Walk {
             let flow = if path.as_os_str() == "-" {
                 take(Found::Stdin)
             } else {
-                let looked = if open && kind_of(path).is_none() { Named::open(path, &mut parents) } else { Named::look(path) };
+                let kind = kind_of(path);
+                let looked = if open && kind.is_none() { Named::open(path, &mut parents) } else { Named::look(path) };
                 match looked {
                     Ok(Named::Folder) => {
                         let before = found_so_far.get();
@@ -327,7 +331,7 @@ impl Walk {
                         let relative = path.file_name().map_or_else(|| path.clone(), PathBuf::from);
                         // Only another named path can lead to the file again.
                         let key = if paths.len() > 1 { PathKey::of(&parents.canonical(path, is_link), None) } else { PathKey::of(path, None) };
-                        take(Found::File { path: path.clone(), relative, key, size: Some(size), file })
+                        take(Found::File { path: path.clone(), relative, kind, key, size: Some(size), file })
                     }
                     Err(e) => {
                         let name = path.display().to_string();
@@ -367,14 +371,18 @@ impl Walk {
                 }
             }
             let found = match entry {
-                Ok(e) if e.file_type().is_file() && self.wanted(e.path()) => {
+                Ok(e) if e.file_type().is_file() => {
+                    let kind = kind_of(e.path());
+                    if !self.wanted(e.path(), kind) {
+                        continue;
+                    }
                     let relative = e.path().strip_prefix(dir).unwrap_or(e.path()).to_path_buf();
                     let key = if linked_folder_depth.is_some() || e.path_is_symlink() {
                         PathKey::of(&std::fs::canonicalize(e.path()).unwrap_or_else(|_| e.path().to_path_buf()), None)
                     } else {
                         PathKey::of(&canonical_dir, Some(&relative))
                     };
-                    Found::File { path: e.into_path(), relative, key, size: None, file: None }
+                    Found::File { path: e.into_path(), relative, kind, key, size: None, file: None }
                 }
                 Ok(_) => continue,
                 Err(e) => walk_problem(dir, &e),
@@ -386,8 +394,8 @@ impl Walk {
 
     /// A record, an archive, an archive kifu cannot read (to say so), or a
     /// compressed record (`game.sgf.gz`).
-    fn wanted(&self, path: &Path) -> bool {
-        match kind_of(path) {
+    fn wanted(&self, path: &Path, kind: Option<Kind>) -> bool {
+        match kind {
             Some(Kind::Compressed(_)) => self.is_sgf_name(Path::new(archive::decompressed_name(&path.to_string_lossy()))),
             Some(_) => true,
             None => self.is_sgf_name(path),
