@@ -101,8 +101,8 @@ impl Candidates {
         let keys: [u64; 8] = std::array::from_fn(|i| if i < self.len { key(self.symmetries[i]) } else { u64::MAX });
         let smallest = keys[..self.len].iter().copied().min().unwrap_or(0);
         let mut kept = 0;
-        for i in 0..self.len {
-            if keys[i] == smallest {
+        for (i, &key) in keys.iter().enumerate().take(self.len) {
+            if key == smallest {
                 self.symmetries[kept] = self.symmetries[i];
                 kept += 1;
             }
