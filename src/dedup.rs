@@ -23,7 +23,8 @@ pub const MIN_MOVES: usize = 20;
 pub fn fingerprint(game: &GameTree) -> Option<u64> {
     let root = game.root();
     let size = props::board_size(root).ok()?;
-    let setup = [root.get("AB"), root.get("AW")].map(|p| p.map(|p| props::parse_elist_of_point(p.values().map(|v| v.text())).unwrap_or_default()));
+    let setup = [root.get_code(PropId::AB), root.get_code(PropId::AW)]
+        .map(|p| p.map(|p| props::parse_elist_of_point(p.values().map(|v| v.text())).unwrap_or_default()));
     // Two passes over the tree's main line, no list of the moves: the
     // first few moves decide the symmetry, then the line is hashed under it.
     let symmetry = canonical_symmetry(game, &setup, size);
@@ -72,23 +73,42 @@ fn for_each_move(game: &GameTree, size: BoardSize, mut visit: impl FnMut(Move) -
 /// moves in order). The first corner move usually decides it, so this costs
 /// a few steps, not eight passes.
 fn canonical_symmetry(game: &GameTree, setup: &[Option<Vec<Point>>; 2], size: BoardSize) -> Symmetry {
-    let mut candidates: Vec<Symmetry> = symmetries(size).to_vec();
-    let keep_smallest = |candidates: &mut Vec<Symmetry>, key: &dyn Fn(Symmetry) -> u64| {
-        let smallest = candidates.iter().map(|s| key(*s)).min().unwrap_or(0);
-        candidates.retain(|s| key(*s) == smallest);
-    };
+    let mut candidates = Candidates { symmetries: symmetries(size), len: 8 };
     // Without setup stones every symmetry gives the same setup code.
     if setup.iter().flatten().any(|points| !points.is_empty()) {
-        keep_smallest(&mut candidates, &|s| setup_code(setup, s, size));
+        candidates.keep_smallest(|s| setup_code(setup, s, size));
     }
     for_each_move(game, size, |mv| {
-        if candidates.len() == 1 {
+        if candidates.len == 1 {
             return false;
         }
-        keep_smallest(&mut candidates, &|s| move_code(mv, s, size));
+        candidates.keep_smallest(|s| CodeMap::new(s, size).move_code(mv, size));
         true
     });
-    candidates[0]
+    candidates.symmetries[0]
+}
+
+/// The symmetries still in the running, in order: an array, not a vector
+/// (a block allocated for each game).
+struct Candidates {
+    symmetries: [Symmetry; 8],
+    len: usize,
+}
+
+impl Candidates {
+    /// Keeps those whose key is the smallest, each key computed once.
+    fn keep_smallest(&mut self, key: impl Fn(Symmetry) -> u64) {
+        let keys: [u64; 8] = std::array::from_fn(|i| if i < self.len { key(self.symmetries[i]) } else { u64::MAX });
+        let smallest = keys[..self.len].iter().copied().min().unwrap_or(0);
+        let mut kept = 0;
+        for (i, &key) in keys.iter().enumerate().take(self.len) {
+            if key == smallest {
+                self.symmetries[kept] = self.symmetries[i];
+                kept += 1;
+            }
+        }
+        self.len = kept;
+    }
 }
 
 /// A `B`/`W` value as [`props::parse_move`] reads it, without the error
@@ -125,22 +145,13 @@ fn symmetries(size: BoardSize) -> [Symmetry; 8] {
     std::array::from_fn(|i| Symmetry { transpose: square && i >= 4, flip_x: i & 1 != 0, flip_y: i & 2 != 0 })
 }
 
-/// A point's code under a symmetry: `1 + (x' << 8) + y'`, where `(x', y')`
-/// is the point transposed and flipped; points off the board keep their
-/// own code (they cannot be transformed, and they are rare enough).
-fn point_code(p: Point, s: Symmetry, size: BoardSize) -> u64 {
-    CodeMap::new(s, size).point_code(p, size)
-}
-
-fn move_code(mv: Move, s: Symmetry, size: BoardSize) -> u64 {
-    CodeMap::new(s, size).move_code(mv, size)
-}
-
-/// A symmetry's [`point_code`] as the map it is on the board's points,
-/// `k + a·x + b·y` (a transpose swaps the coefficients, a flip turns one
-/// negative and moves `k`): the same codes, with no branch on the
-/// symmetry at each move of the line hashed (three of them were a quarter
-/// of the fingerprint's instructions).
+/// A symmetry's point codes, `1 + (x' << 8) + y'`, where `(x', y')` is
+/// the point transposed and flipped, as the map they are on the board's
+/// points, `k + a·x + b·y` (a transpose swaps the coefficients, a flip
+/// turns one negative and moves `k`): no branch on the symmetry at each
+/// move of the line hashed (three of them were a quarter of the
+/// fingerprint's instructions). Points off the board keep their own code
+/// (they cannot be transformed, and they are rare enough).
 #[derive(Clone, Copy)]
 struct CodeMap {
     k: i64,
@@ -178,7 +189,8 @@ impl CodeMap {
 /// The root's setup stones (`AB`, `AW`) as two unordered sets, combined so
 /// that swapping the colours gives the same code.
 fn setup_code(setup: &[Option<Vec<Point>>; 2], s: Symmetry, size: BoardSize) -> u64 {
-    let set = |points: &Option<Vec<Point>>| points.iter().flatten().map(|p| mix(point_code(*p, s, size))).fold(0, u64::wrapping_add);
+    let codes = CodeMap::new(s, size);
+    let set = |points: &Option<Vec<Point>>| points.iter().flatten().map(|p| mix(codes.point_code(*p, size))).fold(0, u64::wrapping_add);
     let (black, white) = (set(&setup[0]), set(&setup[1]));
     mix(black.min(white)) ^ black.max(white)
 }
@@ -290,7 +302,7 @@ mod tests {
                 for x in 0..width + 2 {
                     for y in 0..height + 2 {
                         let p = Point::new(x, y);
-                        assert_eq!(point_code(p, s, size), defined(p, s, size), "{p:?} under {s:?} on {width}x{height}");
+                        assert_eq!(CodeMap::new(s, size).point_code(p, size), defined(p, s, size), "{p:?} under {s:?} on {width}x{height}");
                     }
                 }
             }

@@ -220,7 +220,30 @@ pub fn is_archive(path: &Path) -> bool {
 }
 
 fn kind_of(path: &Path) -> Option<Kind> {
-    archive::kind(path.file_name()?.to_str()?)
+    archive::kind(parent_and_name(path).1?.to_str()?)
+}
+
+/// `(path.parent(), path.file_name())`, read from the bytes when the path
+/// plainly ends with `folder/name` (every path a shell glob names): `Path`
+/// parses the components for each, a few hundred instructions a call, and
+/// a file named asked for them six times.
+fn parent_and_name(path: &Path) -> (Option<&Path>, Option<&std::ffi::OsStr>) {
+    #[cfg(unix)]
+    {
+        use std::os::unix::ffi::OsStrExt;
+        let bytes = path.as_os_str().as_bytes();
+        // Not a folder part that `Path` trims (`a//b`, `a/./b`, `./b`, `/b`),
+        // nor a last part it reads otherwise (`a/`, `a/.`, `a/..`).
+        if let Some(slash) = bytes.iter().rposition(|&b| b == b'/')
+            && slash > 0
+            && !matches!(bytes[slash - 1], b'/' | b'.')
+            && !matches!(&bytes[slash + 1..], b"" | b"." | b"..")
+        {
+            let (folder, name) = (&bytes[..slash], &bytes[slash + 1..]);
+            return (Some(Path::new(std::ffi::OsStr::from_bytes(folder))), Some(std::ffi::OsStr::from_bytes(name)));
+        }
+    }
+    (path.parent(), path.file_name())
 }
 
 /// What the walk finds, before anything is read.
@@ -231,6 +254,9 @@ enum Found {
     File {
         path: PathBuf,
         relative: PathBuf,
+        /// What its name says it holds, told once ([`kind_of`] parses the
+        /// path for its name).
+        kind: Option<Kind>,
         key: PathKey,
         size: Option<u64>,
         file: Option<File>,
@@ -252,9 +278,9 @@ impl Walk {
         self.visit(paths, true, &mut |found| match found {
             Found::Stdin => f(Item { name: "-".into(), relative: "stdin.sgf".into(), content: Content::Stdin }),
             Found::Problem { name, code, message } => f(Item::problem(name, code, message)),
-            Found::File { path, relative, size, file, .. } => {
+            Found::File { path, relative, kind, size, file, .. } => {
                 let name = path.to_string_lossy().into_owned();
-                match kind_of(&path) {
+                match kind {
                     Some(Kind::Archive(kind)) => self.archive_members(&path, kind, &relative, f),
                     Some(Kind::Compressed(codec)) => {
                         let relative = PathBuf::from(archive::decompressed_name(&relative.to_string_lossy()));
@@ -313,7 +339,8 @@ impl Walk {
             let flow = if path.as_os_str() == "-" {
                 take(Found::Stdin)
             } else {
-                let looked = if open && kind_of(path).is_none() { Named::open(path, &mut parents) } else { Named::look(path) };
+                let kind = kind_of(path);
+                let looked = if open && kind.is_none() { Named::open(path, &mut parents) } else { Named::look(path) };
                 match looked {
                     Ok(Named::Folder) => {
                         let before = found_so_far.get();
@@ -324,10 +351,10 @@ impl Walk {
                         flow
                     }
                     Ok(Named::File { size, is_link, file }) => {
-                        let relative = path.file_name().map_or_else(|| path.clone(), PathBuf::from);
+                        let relative = parent_and_name(path).1.map_or_else(|| path.clone(), PathBuf::from);
                         // Only another named path can lead to the file again.
                         let key = if paths.len() > 1 { PathKey::of(&parents.canonical(path, is_link), None) } else { PathKey::of(path, None) };
-                        take(Found::File { path: path.clone(), relative, key, size: Some(size), file })
+                        take(Found::File { path: path.clone(), relative, kind, key, size: Some(size), file })
                     }
                     Err(e) => {
                         let name = path.display().to_string();
@@ -367,14 +394,18 @@ impl Walk {
                 }
             }
             let found = match entry {
-                Ok(e) if e.file_type().is_file() && self.wanted(e.path()) => {
+                Ok(e) if e.file_type().is_file() => {
+                    let kind = kind_of(e.path());
+                    if !self.wanted(e.path(), kind) {
+                        continue;
+                    }
                     let relative = e.path().strip_prefix(dir).unwrap_or(e.path()).to_path_buf();
                     let key = if linked_folder_depth.is_some() || e.path_is_symlink() {
                         PathKey::of(&std::fs::canonicalize(e.path()).unwrap_or_else(|_| e.path().to_path_buf()), None)
                     } else {
                         PathKey::of(&canonical_dir, Some(&relative))
                     };
-                    Found::File { path: e.into_path(), relative, key, size: None, file: None }
+                    Found::File { path: e.into_path(), relative, kind, key, size: None, file: None }
                 }
                 Ok(_) => continue,
                 Err(e) => walk_problem(dir, &e),
@@ -386,8 +417,8 @@ impl Walk {
 
     /// A record, an archive, an archive kifu cannot read (to say so), or a
     /// compressed record (`game.sgf.gz`).
-    fn wanted(&self, path: &Path) -> bool {
-        match kind_of(path) {
+    fn wanted(&self, path: &Path, kind: Option<Kind>) -> bool {
+        match kind {
             Some(Kind::Compressed(_)) => self.is_sgf_name(Path::new(archive::decompressed_name(&path.to_string_lossy()))),
             Some(_) => true,
             None => self.is_sgf_name(path),
@@ -526,7 +557,7 @@ impl Parents {
     /// name, unless the path is a link itself (then resolved whole).
     fn canonical(&mut self, path: &Path, is_link: bool) -> PathBuf {
         let resolve = |p: &Path| std::fs::canonicalize(p).unwrap_or_else(|_| p.to_path_buf());
-        let (Some(parent), Some(name), false) = (path.parent(), path.file_name(), is_link) else { return resolve(path) };
+        let ((Some(parent), Some(name)), false) = (parent_and_name(path), is_link) else { return resolve(path) };
         let parent = if parent.as_os_str().is_empty() { Path::new(".") } else { parent };
         self.of(parent).canonical.get_or_insert_with(|| resolve(parent)).join(name)
     }
@@ -559,11 +590,12 @@ impl Parents {
 /// with that part: `Path::file_name` looks past a trailing `/` or `/.`,
 /// which the kernel does not (`game.sgf/` is no file).
 fn folder_and_name(path: &Path) -> Option<(&Path, &std::ffi::OsStr)> {
-    let name = path.file_name()?;
+    let (folder, name) = parent_and_name(path);
+    let name = name?;
     if !path.as_os_str().as_encoded_bytes().ends_with(name.as_encoded_bytes()) {
         return None;
     }
-    let folder = path.parent()?;
+    let folder = folder?;
     Some((if folder.as_os_str().is_empty() { Path::new(".") } else { folder }, name))
 }
 
@@ -685,6 +717,39 @@ fn safe_relative(member: &str) -> PathBuf {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn a_path_is_split_as_path_splits_it() {
+        let paths = [
+            "a/b.sgf",
+            "dir/sub/game.sgf",
+            "game.sgf",
+            "/abs/x.sgf",
+            "/x.sgf",
+            "a//b",
+            "a/./b",
+            "./b",
+            "a/",
+            "a/.",
+            "a/..",
+            "../b",
+            "a/../b",
+            "a.b/c",
+            "..",
+            ".",
+            "/",
+            "",
+            "a/b/",
+            "x./y",
+            "a/.b",
+            "a/b.",
+            "a/...",
+        ];
+        for p in paths {
+            let path = Path::new(p);
+            assert_eq!(parent_and_name(path), (path.parent(), path.file_name()), "{p}");
+        }
+    }
 
     #[test]
     fn shards_are_one_based_and_cover_every_file_once() {

@@ -19,7 +19,7 @@ pub mod writer;
 
 pub use parser::Limits;
 pub use source::SourceMap;
-pub use tree::{Children, Collection, GameTree, GameTreeBuilder, Node, NodeId, PropId, Property, Value};
+pub use tree::{Children, Collection, GameTree, GameTreeBuilder, MainLine, Node, NodeId, PropId, Property, Value};
 pub use writer::{write_collection, write_game};
 
 use std::sync::Arc;

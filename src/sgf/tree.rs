@@ -306,8 +306,8 @@ impl GameTree {
     }
 
     /// The main line: the root and then always the first child.
-    pub fn main_line(&self) -> impl Iterator<Item = Node<'_>> + '_ {
-        std::iter::successors(Some(self.root()), |n| n.children().next())
+    pub fn main_line(&self) -> MainLine<'_> {
+        MainLine { tree: self, next: 0 }
     }
 
     /// The line a variation path names, root first: at each node with
@@ -499,6 +499,29 @@ impl<'a> Node<'a> {
 impl fmt::Debug for Node<'_> {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         f.debug_list().entries(self.properties()).finish()
+    }
+}
+
+/// Iterator over the main line of a tree ([`GameTree::main_line`]): each
+/// node's record read once, for its first child, where the first of its
+/// children ([`Node::children`]) also read the child's for its brother
+/// (the fingerprint's walk down the line, a record read a move fewer).
+#[derive(Clone)]
+pub struct MainLine<'a> {
+    tree: &'a GameTree,
+    next: u32,
+}
+
+impl<'a> Iterator for MainLine<'a> {
+    type Item = Node<'a>;
+    #[inline]
+    fn next(&mut self) -> Option<Node<'a>> {
+        if self.next == NONE {
+            return None;
+        }
+        let node = Node { tree: self.tree, id: self.next };
+        self.next = node.data().first_child;
+        Some(node)
     }
 }
 

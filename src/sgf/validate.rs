@@ -67,12 +67,11 @@ struct Checker {
     sets: [PointSet; 3],
 }
 
-/// `B` or `W` with one value, a point in two lower-case letters (a point
-/// on any board up to 26x26).
+/// `B` or `W` (`code`, the property's) with one value, a point in two
+/// lower-case letters (a point on any board up to 26x26).
 #[inline]
-fn is_plain_move(prop: Property<'_>) -> bool {
-    matches!(prop.code(), PropId::B | PropId::W)
-        && prop.only_value().is_some_and(|v| matches!(*v.bytes(), [a, b] if a.is_ascii_lowercase() && b.is_ascii_lowercase()))
+fn is_plain_move(prop: Property<'_>, code: PropId) -> bool {
+    matches!(code, PropId::B | PropId::W) && prop.only_value().is_some_and(|v| matches!(*v.bytes(), [a, b] if a.is_ascii_lowercase() && b.is_ascii_lowercase()))
 }
 
 /// Whether two properties have the same identifier: by number when it
@@ -149,7 +148,7 @@ impl Checker {
                     self.sets[g].clear();
                 }
             }
-            annotated |= self.property(prop, is_root);
+            annotated |= self.property(prop, code, is_root);
         }
         if first_move.is_none() && annotated {
             self.annotations_without_move(node);
@@ -212,16 +211,16 @@ impl Checker {
     /// Checks one property; returns whether it is a move annotation (`TE`,
     /// `BM`, `DO`, `IT`), which a node without a move should not hold: the
     /// node's look for those, a second pass over its properties, is only
-    /// made when there is one.
-    fn property(&mut self, prop: Property<'_>, is_root: bool) -> bool {
+    /// made when there is one. `code` is the property's, read once by the
+    /// node's loop: each of the property's views reads its record again.
+    fn property(&mut self, prop: Property<'_>, code: PropId, is_root: bool) -> bool {
         // Nearly every property of a game is a move on a point: nothing
         // below can object to it (the replay checks the board).
-        if is_plain_move(prop) {
+        if is_plain_move(prop, code) {
             return false;
         }
         // No identifier, or no upper-case letter: the parser reported it.
         // (A numbered identifier is upper-case letters.)
-        let code = prop.code();
         if code == PropId::OTHER && !prop.id().bytes().any(|b| b.is_ascii_uppercase()) {
             return false;
         }
@@ -254,7 +253,7 @@ impl Checker {
             let message = format!("{}: {} takes one value, found {count}", shown(prop), info.id);
             self.push(Code::InvalidValue, prop.offset(), message);
         }
-        self.values(prop, info, is_root);
+        self.values(prop, code, count, info, is_root);
         if let Some(ff) = self.old_format {
             self.newer_features(prop, info, ff);
         }
@@ -262,14 +261,15 @@ impl Checker {
     }
 
     /// Checks the form of the values (all of a list, the first otherwise),
-    /// then the uniqueness of points within the node.
-    fn values(&mut self, prop: Property<'_>, info: &PropInfo, is_root: bool) {
+    /// then the uniqueness of points within the node. `code` and `count`
+    /// (its number of values) as [`Checker::property`] read them.
+    fn values(&mut self, prop: Property<'_>, code: PropId, count: usize, info: &PropInfo, is_root: bool) {
         let id = info.id;
         // Any text is a SimpleText or a Text (most of a root's values: names,
         // ranks, place, result): no form to check, no text to fetch.
         let checked = match info.value {
             ValueType::SimpleText | ValueType::Text => 0,
-            _ if info.list => prop.value_count(),
+            _ if info.list => count,
             _ => 1,
         };
         let mut first_error = None;
@@ -302,11 +302,11 @@ impl Checker {
             };
             self.out.push(Diagnostic::new(Code::InvalidValue, prop.offset(), message).with_severity(severity));
         }
-        if info.value == ValueType::ElistOfPoint && prop.value_count() > 1 && prop.values().any(|v| v.text().is_empty()) {
+        if info.value == ValueType::ElistOfPoint && count > 1 && prop.values().any(|v| v.text().is_empty()) {
             let message = format!("{}: an empty {id}[] must be the only value of {id}", shown(prop));
             self.push(Code::InvalidValue, prop.offset(), message);
         }
-        if let Some((g, what)) = point_group(prop.code()) {
+        if let Some((g, what)) = point_group(code) {
             self.unique_points(prop, g, what);
         }
     }
