@@ -258,17 +258,13 @@ impl Board {
     /// the instructions of a whole check of a KGS game.
     #[inline(always)]
     fn spot(&self, p: Pt) -> Spot {
-        debug_assert!((p as usize) < self.spots.len());
-        // SAFETY: `p` is an index of `spots` (see above).
-        *unsafe { self.spots.get_unchecked(p as usize) }
+        at(&self.spots, p)
     }
 
     /// [`Board::spot`], to change.
     #[inline(always)]
     fn spot_mut(&mut self, p: Pt) -> &mut Spot {
-        debug_assert!((p as usize) < self.spots.len());
-        // SAFETY: `p` is an index of `spots` (see `spot`).
-        unsafe { self.spots.get_unchecked_mut(p as usize) }
+        at_mut(&mut self.spots, p)
     }
 
     /// All on-board points, row by row.
@@ -438,14 +434,19 @@ impl Board {
     #[inline(always)]
     fn put(&mut self, color: Color, p: Pt) -> Result<(), Removal> {
         let own = Cell::of(color);
-        *self.spot_mut(p) = Spot { cell: own, head: p, next: p, libs: 0, stones: 1 };
         self.stone_count += 1;
         self.hash ^= KEYS.stone(p, color);
+        let [n0, n1, n2, n3] = self.neighbors(p);
+        // The records' address read once, not again after each store
+        // through it (which the compiler cannot tell from a write to the
+        // board's own fields once this is inlined).
+        let spots = &mut self.spots[..];
+        *at_mut(spots, p) = Spot { cell: own, head: p, next: p, libs: 0, stones: 1 };
         let mut empties = 0;
         let mut least = u16::MAX;
         let enemy = Cell::of(color.opponent());
-        let mut touch = |board: &mut Board, n: Pt| {
-            let spot = board.spot(n);
+        let mut touch = |spots: &mut [Spot], n: Pt| {
+            let spot = at(spots, n);
             // Counted below, once the chain is merged and its head known.
             empties += (spot.cell == Cell::Empty) as u16;
             // A stone's chain loses the liberty `p` was (each chain next to
@@ -454,74 +455,31 @@ impl Board {
             // an empty or border point `head` is stale or 0, still a point
             // of the board, and nothing is taken from it.
             let stone = matches!(spot.cell, Cell::Black | Cell::White);
-            let libs = &mut board.spot_mut(spot.head).libs;
+            let libs = &mut at_mut(spots, spot.head).libs;
             *libs -= stone as u16;
             // The fewest liberties left to an enemy chain next to `p`: 0
             // says one is to capture. A minimum, where an `||` of tests kept
             // four flags that spilled to the stack (2.5% of a check).
             least = least.min(if spot.cell == enemy { *libs } else { u16::MAX });
             if spot.cell == own {
-                board.connect(p, spot.head);
+                connect(spots, p, spot.head);
             }
         };
         // Four calls, not a loop, which the compiler does not unroll once
         // the body is this size: its counter and array cost more than it.
-        let [n0, n1, n2, n3] = self.neighbors(p);
-        touch(self, n0);
-        touch(self, n1);
-        touch(self, n2);
-        touch(self, n3);
-        let h = self.spot(p).head;
-        self.spot_mut(h).libs += empties;
+        touch(spots, n0);
+        touch(spots, n1);
+        touch(spots, n2);
+        touch(spots, n3);
+        let h = at(spots, p).head;
+        at_mut(spots, h).libs += empties;
         if least == 0 {
             Err(Removal::Captures)
-        } else if self.spot(h).libs != 0 {
+        } else if at(spots, h).libs != 0 {
             Ok(())
         } else {
             Err(Removal::Chokes)
         }
-    }
-
-    /// Joins the chain of `p`, the stone just put, with the chain headed
-    /// by `h`, a friendly neighbour's.
-    #[inline(always)]
-    fn connect(&mut self, p: Pt, h: Pt) {
-        let stone = self.spot(p);
-        if stone.head == h {
-            return;
-        }
-        if stone.next != p {
-            return self.merge(stone.head, h);
-        }
-        // `p` still alone (most moves next to a friendly stone): linked as
-        // `merge` would link it, with no loop. It goes into the larger
-        // chain's ring; a lone stone `h` goes into `p`'s, which keeps the
-        // head on a tie.
-        let chain = self.spot(h);
-        if chain.stones > 1 {
-            *self.spot_mut(p) = Spot { head: h, next: chain.next, ..stone };
-            *self.spot_mut(h) = Spot { next: p, stones: chain.stones.saturating_add(1), ..chain };
-        } else {
-            *self.spot_mut(p) = Spot { next: h, libs: chain.libs, stones: 2, ..stone };
-            *self.spot_mut(h) = Spot { head: p, next: p, ..chain };
-        }
-    }
-
-    /// Joins two chains (given by their heads), relabelling the smaller.
-    fn merge(&mut self, a: Pt, b: Pt) {
-        let (big, small) = if self.spot(a).stones >= self.spot(b).stones { (a, b) } else { (b, a) };
-        let mut q = small;
-        loop {
-            let spot = self.spot_mut(q);
-            spot.head = big;
-            q = spot.next;
-            if q == small {
-                break;
-            }
-        }
-        let (b, s) = (self.spot(big), self.spot(small));
-        *self.spot_mut(big) = Spot { next: s.next, libs: b.libs + s.libs, stones: b.stones.saturating_add(s.stones), ..b };
-        self.spot_mut(small).next = b.next;
     }
 
     /// Removes the chain at `p`, appending its points to `out`, and gives
@@ -713,6 +671,66 @@ fn draw(width: usize, height: usize) -> Vec<Spot> {
 #[inline(never)]
 fn not_empty(p: Pt) -> ! {
     panic!("a stone is played on point {p}, which is not an empty point of the board")
+}
+
+/// The record of `p` in `spots`, read without a bounds check: the reads
+/// of [`Board::spot`], on the board's records or a slice of them held in a
+/// register.
+#[inline(always)]
+fn at(spots: &[Spot], p: Pt) -> Spot {
+    debug_assert!((p as usize) < spots.len());
+    // SAFETY: `p` is an index of `spots` (see `Board::spot`).
+    *unsafe { spots.get_unchecked(p as usize) }
+}
+
+/// [`at`], to change.
+#[inline(always)]
+fn at_mut(spots: &mut [Spot], p: Pt) -> &mut Spot {
+    debug_assert!((p as usize) < spots.len());
+    // SAFETY: `p` is an index of `spots` (see `Board::spot`).
+    unsafe { spots.get_unchecked_mut(p as usize) }
+}
+
+/// Joins the chain of `p`, the stone just put, with the chain headed
+/// by `h`, a friendly neighbour's.
+#[inline(always)]
+fn connect(spots: &mut [Spot], p: Pt, h: Pt) {
+    let stone = at(spots, p);
+    if stone.head == h {
+        return;
+    }
+    if stone.next != p {
+        return merge(spots, stone.head, h);
+    }
+    // `p` still alone (most moves next to a friendly stone): linked as
+    // `merge` would link it, with no loop. It goes into the larger
+    // chain's ring; a lone stone `h` goes into `p`'s, which keeps the
+    // head on a tie.
+    let chain = at(spots, h);
+    if chain.stones > 1 {
+        *at_mut(spots, p) = Spot { head: h, next: chain.next, ..stone };
+        *at_mut(spots, h) = Spot { next: p, stones: chain.stones.saturating_add(1), ..chain };
+    } else {
+        *at_mut(spots, p) = Spot { next: h, libs: chain.libs, stones: 2, ..stone };
+        *at_mut(spots, h) = Spot { head: p, next: p, ..chain };
+    }
+}
+
+/// Joins two chains (given by their heads), relabelling the smaller.
+fn merge(spots: &mut [Spot], a: Pt, b: Pt) {
+    let (big, small) = if at(spots, a).stones >= at(spots, b).stones { (a, b) } else { (b, a) };
+    let mut q = small;
+    loop {
+        let spot = at_mut(spots, q);
+        spot.head = big;
+        q = spot.next;
+        if q == small {
+            break;
+        }
+    }
+    let (b, s) = (at(spots, big), at(spots, small));
+    *at_mut(spots, big) = Spot { next: s.next, libs: b.libs + s.libs, stones: b.stones.saturating_add(s.stones), ..b };
+    at_mut(spots, small).next = b.next;
 }
 
 #[cfg(test)]
