@@ -35,12 +35,7 @@ trap 'rm -rf "$tmp"' EXIT
 # A private copy: others may rebuild the crate while this runs.
 cp target/release/kifu "$tmp/kifu"
 # The floor: a process that only reads the named files (benches/read_files.rs).
-read_exe="$(cargo bench --bench read_files --no-run --message-format=json |
-    python3 -c 'import json, sys
-for line in sys.stdin:
-    m = json.loads(line)
-    if m.get("reason") == "compiler-artifact" and m.get("target", {}).get("name") == "read_files" and m.get("executable"):
-        print(m["executable"])')"
+read_exe="$(benches/bench_exe.sh read_files)"
 cp "$read_exe" "$tmp/read-files"
 
 python3 - "$tmp" "$corpus" "${BENCH_RUNS:-5}" "${BENCH_FILES:-2000}" "${BENCH_SCORE_FILES:-500}" <<'EOF'

@@ -27,16 +27,7 @@ fi
 cargo build --release
 # Build the bench once and run a private copy of it: others may edit and
 # rebuild the crate while this runs, and every round must time the same code.
-bench_exe="$(cargo bench --bench check --no-run --message-format=json |
-    python3 -c 'import json, sys
-for line in sys.stdin:
-    m = json.loads(line)
-    if m.get("reason") == "compiler-artifact" and m.get("target", {}).get("name") == "check" and m.get("executable"):
-        print(m["executable"])')"
-if [ -z "$bench_exe" ]; then
-    echo "replay.sh: could not build benches/check.rs" >&2
-    exit 1
-fi
+bench_exe="$(benches/bench_exe.sh check)"
 
 if ! python3 -c 'import sgfmill' 2>/dev/null; then
     echo "replay.sh: installing sgfmill" >&2
