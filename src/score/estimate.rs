@@ -67,6 +67,12 @@
 //!    liberty in those regions is left out, and stays dead): the playouts
 //!    fill such eye spaces at random and miss the one answer that makes
 //!    two eyes.
+//! 7. The other way round, a living chain walled in with small regions
+//!    of its own is dead if the attacker captures it there even when it
+//!    moves first (`score::life`, the same search, with every wall short
+//!    of liberties winning its race with the chain whoever starts): the
+//!    playouts let it take the stones inside its eye space and keep the
+//!    eyes that leaves, where the attacker plays again inside (a nakade).
 //!
 //! The random numbers come from the board's Zobrist hash (stones only)
 //! through splitmix64 and xorshift64*, so the answer depends on the stones
@@ -552,6 +558,7 @@ impl Estimator {
                 self.kill_groups_without_room(&linked, &root, &in_seki, &mut dead_chain);
             }
             self.keep_enclosed_living(&linked, &root, &mut dead_chain);
+            self.kill_enclosed_dying(&linked, &mut dead_chain);
         }
         self.kill_bent_fours(&mut dead_chain);
 
@@ -883,6 +890,18 @@ impl Estimator {
                 for p in living {
                     dead_chain[self.chain_of[p] as usize] = false;
                 }
+            }
+        }
+    }
+
+    /// Step 7 of the method: a living chain walled in with small regions
+    /// of its own is dead if the attacker captures it there even with the
+    /// chain's side moving first ([`life::dies_enclosed`]).
+    fn kill_enclosed_dying(&self, linked: &[bool], dead_chain: &mut [bool]) {
+        for id in 0..self.chains.len() {
+            let dead = |p: usize| dead_chain[self.chain_of[p] as usize];
+            if linked[id] && !dead_chain[id] && life::dies_enclosed(self.stride, &self.cells, self.chain_stones(id), dead) {
+                dead_chain[id] = true;
             }
         }
     }

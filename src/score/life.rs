@@ -11,8 +11,15 @@
 //! legal move left (a pass by the attacker ends nothing a pass by the
 //! defender cannot answer). The stones around the group cannot
 //! be captured, and losing any one chain loses the group: both only make
-//! the group weaker than it is, so "it lives" is sound. "It can be killed"
-//! is not an answer this search gives: it would need the walls read too.
+//! the group weaker than it is, so "it lives" is sound.
+//!
+//! "It dies" is sound only where those assumptions hold
+//! ([`dies_enclosed`]): one chain, walled in (its liberties outside the
+//! regions lead nowhere), the attacker capturing it even when it moves
+//! first, and every wall short of liberties losing its race with the chain
+//! whichever side starts (the reader's race): a wall the chain can
+//! threaten may be in seki with it, which a game on the chain's points
+//! alone does not see.
 //!
 //! The search is exact on its positions (a position is the regions' cells,
 //! the ko point and the side to move), memoised, and bounded by a node
@@ -20,6 +27,9 @@
 //! answer is "unknown".
 
 use std::collections::HashMap;
+
+use crate::board::Pt;
+use crate::score::reader::Position;
 
 const EMPTY: u8 = 0;
 const BORDER: u8 = 3;
@@ -29,6 +39,8 @@ const BORDER: u8 = 3;
 const MAX_REGION_POINTS: usize = 24;
 /// Positions a question may visit before it is answered "unknown".
 const NODE_BUDGET: usize = 4_000;
+/// Nodes the reader may visit for the race of the group with one wall.
+const WALL_RACE_BUDGET: usize = 1_000;
 
 /// The four neighbours of `p` in the padded layout.
 fn nbrs(stride: usize, p: usize) -> [usize; 4] {
@@ -68,10 +80,27 @@ fn small_region(cells: &[u8], stride: usize, start: usize, defender: u8) -> Opti
 /// or the budget ran out.
 pub fn lives_enclosed(stride: usize, cells: &[u8], stones: &[usize]) -> Option<Vec<usize>> {
     let local = Local::enclose(stride, cells, stones)?;
-    let mut search =
-        Search { local: &local, memo: HashMap::new(), nodes: 0, walked: vec![0; cells.len()], walk: 0, last: 0, chain_of: vec![usize::MAX; cells.len()] };
     let start = State { cells: cells.to_vec(), ko: None };
-    (search.solve(&start, true, 0) == Some(false)).then(|| local.group.clone())
+    (Search::new(&local, cells.len(), false).solve(&start, true, 0) == Some(false)).then(|| local.group.clone())
+}
+
+/// Whether the one chain at `stones` (cells as in [`lives_enclosed`]) dies
+/// even moving first. It must be walled in: its liberties outside its
+/// small regions lead nowhere (no empty point or stone of its colour
+/// beyond them), and the enemy chains around it hold (see
+/// [`Local::walls_hold`]; `dead` tells the stones already called dead).
+/// Then the attacker capturing it there, whatever it plays first, decides
+/// it; the defender not playing its outside liberties loses nothing,
+/// since they lead nowhere.
+pub fn dies_enclosed(stride: usize, cells: &[u8], stones: &[usize], dead: impl Fn(usize) -> bool) -> bool {
+    let Some(local) = Local::enclose(stride, cells, stones) else {
+        return false;
+    };
+    if !local.walled_in(cells) || !local.walls_hold(cells, dead) {
+        return false;
+    }
+    let start = State { cells: cells.to_vec(), ko: None };
+    Search::new(&local, cells.len(), true).solve(&start, false, 0) == Some(true)
 }
 
 /// The group and the regions it encloses.
@@ -142,6 +171,78 @@ impl Local {
     fn nbrs(&self, p: usize) -> [usize; 4] {
         nbrs(self.stride, p)
     }
+
+    /// Whether `p` is one of the points played in the local game.
+    fn is_local(&self, p: usize) -> bool {
+        self.region.binary_search(&p).is_ok() || self.outside.binary_search(&p).is_ok()
+    }
+
+    /// Whether the group is one chain whose liberties outside the regions
+    /// touch nothing but it, the attacker's stones and the other points
+    /// of the local game.
+    fn walled_in(&self, cells: &[u8]) -> bool {
+        let (chain, _) = chain_at(self.stride, cells, self.group[0], |_| false);
+        chain.len() == self.group.len()
+            && self.outside.iter().all(|&p| {
+                self.nbrs(p).into_iter().all(|q| match cells[q] {
+                    EMPTY => self.is_local(q),
+                    c if c == self.defender => self.group.contains(&q),
+                    _ => true,
+                })
+            })
+    }
+
+    /// Whether every enemy chain beside the group or its outside
+    /// liberties is a wall that holds: not `dead` (stones the group takes
+    /// are no wall), and either with more liberties off the local game
+    /// than the local game has points, or one the reader finds the group
+    /// loses its race to whichever side moves first. A race the group
+    /// does not lose when the wall's side moves first may be a seki the
+    /// local game, which never plays the wall's outside liberties, would
+    /// miss (`KGS2001/2001-03-15-4.sgf`: a wall with two liberties shared
+    /// with the group and two outside, which the group fills to make the
+    /// wall's own fills self-atari).
+    fn walls_hold(&self, cells: &[u8], dead: impl Fn(usize) -> bool) -> bool {
+        let attacker = 3 - self.defender;
+        let mut walls: Vec<usize> =
+            self.group.iter().chain(&self.outside).flat_map(|&p| self.nbrs(p)).filter(|&q| cells[q] == attacker && !self.is_local(q)).collect();
+        if walls.iter().any(|&w| dead(w)) {
+            return false;
+        }
+        let mut met: Vec<usize> = Vec::new();
+        walls.retain(|&w| {
+            let (chain, liberties) = chain_at(self.stride, cells, w, |q| self.is_local(q));
+            let new = !met.contains(&w);
+            met.extend(chain);
+            new && liberties <= self.region.len() + self.outside.len()
+        });
+        walls.into_iter().all(|w| {
+            let mut reading = Position::from_cells(self.stride, cells).with_budget(WALL_RACE_BUDGET);
+            let (group_first, wall_first) = reading.race_values(self.group[0] as Pt, w as Pt);
+            group_first.is_some_and(|v| v <= 0) && wall_first == Some(-1)
+        })
+    }
+}
+
+/// The stones of the chain at `p` and the number of its liberties not
+/// `excluded`.
+fn chain_at(stride: usize, cells: &[u8], p: usize, excluded: impl Fn(usize) -> bool) -> (Vec<usize>, usize) {
+    let color = cells[p];
+    let mut chain = vec![p];
+    let mut liberties: Vec<usize> = Vec::new();
+    let mut i = 0;
+    while i < chain.len() {
+        let s = chain[i];
+        i += 1;
+        for q in nbrs(stride, s) {
+            if cells[q] == color && !chain.contains(&q) {
+                chain.push(q);
+            } else if cells[q] == EMPTY && !excluded(q) && !liberties.contains(&q) {
+                liberties.push(q);
+            }
+        }
+    }
+    (chain, liberties.len())
 }
 
 /// The stones of the chains among `stones` with a liberty in a small
@@ -204,12 +305,20 @@ struct Search<'a> {
     walk: u32,
     /// The attacker's last move.
     last: usize,
+    /// Whether the attacker may not fill an outside liberty that leaves
+    /// its stones there in atari (asked when the search must show a
+    /// capture, not rule one out).
+    wall_safe_fills: bool,
     /// Per point, its chain's number in [`Search::pass_alive`] (`usize::MAX`
     /// between calls).
     chain_of: Vec<usize>,
 }
 
-impl Search<'_> {
+impl<'a> Search<'a> {
+    fn new(local: &'a Local, points: usize, wall_safe_fills: bool) -> Search<'a> {
+        Search { local, memo: HashMap::new(), nodes: 0, walked: vec![0; points], walk: 0, last: 0, wall_safe_fills, chain_of: vec![usize::MAX; points] }
+    }
+
     fn key(&self, state: &State, attacker_to_move: bool) -> u64 {
         let mut key = 0u64;
         for &p in self.local.region.iter().chain(&self.local.outside) {
@@ -248,7 +357,7 @@ impl Search<'_> {
         let mut unknown = false;
         for p in self.moves(state, true) {
             let mut next = state.clone();
-            if !self.play(&mut next, p, attacker) {
+            if !self.play(&mut next, p, attacker) || (self.wall_safe_fills && self.self_atari_outside(&next, p)) {
                 continue;
             }
             if self.local.group.iter().any(|&s| next.cells[s] != self.local.defender) {
@@ -290,6 +399,13 @@ impl Search<'_> {
             _ if unknown => None,
             answer => answer,
         }
+    }
+
+    /// Whether the attacker's stone just played at `p`, on a liberty
+    /// outside the regions, left its chain in atari: the defender would
+    /// take it there, off the points the local game plays.
+    fn self_atari_outside(&mut self, state: &State, p: usize) -> bool {
+        self.local.region.binary_search(&p).is_err() && self.chain(&state.cells, p).1 < 2
     }
 
     /// Plays `color` at `p` if legal (empty, not the ko point, not
@@ -565,5 +681,75 @@ mod tests {
             "XXXXXXXX", //
             "XOOOOOOO", "XO.XX..O", "XOOOOOOO", "XXXXXXXX",
         ]));
+    }
+
+    /// Whether the white chain at column `x`, row `y` of the diagram dies
+    /// even moving first ([`dies_enclosed`]), no stone on the board dead.
+    fn chain_dies(rows: &[&str], x: usize, y: usize) -> bool {
+        let (stride, cells, _) = diagram(rows);
+        let (chain, _) = chain_at(stride, &cells, (y + 1) * stride + x + 1, |_| false);
+        dies_enclosed(stride, &cells, &chain, |_| false)
+    }
+
+    /// [`chain_dies`] for the white group at the top left of the diagram,
+    /// with open ground below it (Black's wall has liberties to spare).
+    fn dies(rows: &[&str]) -> bool {
+        let open = ".".repeat(rows[0].len());
+        let rows: Vec<&str> = rows.iter().copied().chain([open.as_str(); 5]).collect();
+        chain_dies(&rows, 1, 1)
+    }
+
+    #[test]
+    fn a_walled_in_chain_with_one_eye_dies_even_moving_first() {
+        assert!(dies(&[
+            "XXXXXXX", //
+            "XOOOOOO", "XO.OOOO", "XOOOOOO", "XXXXXXX",
+        ]));
+        assert!(!dies(&[
+            "XXXXXXX", //
+            "XOOOOOO", "XO.OO.O", "XOOOOOO", "XXXXXXX",
+        ]));
+    }
+
+    #[test]
+    fn stones_inside_that_leave_a_straight_three_once_taken_kill() {
+        // White must take the three stones at once (its last liberty is
+        // beside them), and Black then plays the middle of the three.
+        assert!(dies(&[
+            "XXXXXXX", //
+            "XOOOOOO", "XOXXX.O", "XOOOOOO", "XXXXXXX",
+        ]));
+    }
+
+    #[test]
+    fn a_wall_in_seki_with_the_chain_is_no_wall() {
+        // KGS2001/2001-03-15-4.sgf, the final position. The white chain at
+        // E14 has one eye (H13) and two liberties (J10, J12) shared with the
+        // black wall from J9 to L13, whose other two are H5 and K5: when
+        // Black fills J12, White plays H5, and J10 is self-atari for the
+        // wall. A seki (GNU Go agrees), which the local game, never playing
+        // H5, would read as White's death.
+        let rows = [
+            "....XOO....OXXX....",
+            "...X.XO.O.OOOOX.XOX",
+            ".....XXOOOXXOOX.XXX",
+            "..XX...X.XXO.XOXXOO",
+            "...OXXXXXXOOOOOXOO.",
+            ".XXXOOOOOOXOXOXXXO.",
+            "...OXXO.OXXOXXXOO..",
+            "..XOXXOO.XOOOXXO...",
+            "...X.XXOXXO.OXOO...",
+            "..X.XXOO.XO.OXXO...",
+            "...XXXXOXXOOOXXXO..",
+            "....XOXXOXXO.XO.OO.",
+            "....XOOOOXOOOXO.O..",
+            "..OOXOXOOXXOXOXXXOO",
+            "...XXOX.X.XXXOOX.XO",
+            "XXXXOOXXXXXOOOXX..X",
+            "OXOXOXXXOXO..OOX.X.",
+            "OOOXOOXOOOOOO.OOX..",
+            "...OO.O.O.....OXX..",
+        ];
+        assert!(!chain_dies(&rows, 4, 5));
     }
 }
