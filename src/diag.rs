@@ -114,7 +114,7 @@ codes! {
             Command "printf '\\n\\n' > empty.sgf; kifu check empty.sgf";
         NotSgf = "not-sgf", Error,
             "No game was found in the file (no SGF game tree, or not the Tygem, WBaduk or Pandanet record its name says).",
-            "The file has a name kifu picks up (`.sgf`, `.gib`, `.ngf`, `.ugf`, `.ugi`, or an `--ext`) but holds no game: no `(;`...`)` game tree, or not the record its name says; a text file, binary data. Nothing else is reported for it.",
+            "The file has a name kifu picks up (`.sgf`, `.gib`, `.ngf`, `.ugf`, `.ugi`, or an `--ext`) but holds no game: no `(;`...`)` game tree, or not the record its name says; a text file, binary data. Nothing else is reported for it. A file that holds only a path ending `.sgf` is named so: it is most likely a symbolic link that git checked out as a text file (`core.symlinks` off).",
             Record "This is a text file with a .sgf name. It holds no game at all.";
         SymlinkLoop = "symlink-loop", Warning,
             "A symbolic link leads back to a folder being walked; it was not followed.",

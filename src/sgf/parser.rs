@@ -28,6 +28,17 @@ pub struct Limits {
     pub max_variations: Option<usize>,
 }
 
+/// The path a file holds when that is all it holds, one line of printable
+/// ASCII with a `/` and no spaces, ending `.sgf`: what git checks out for a
+/// symbolic link where links are off (`core.symlinks`), which several
+/// test suites' records are.
+fn link_target(text: &[u8]) -> Option<&str> {
+    let line = text.trim_ascii();
+    let plain = (1..=255).contains(&line.len()) && line.iter().all(|b| b.is_ascii_graphic()) && line.contains(&b'/');
+    let named = line.len() > 4 && line[line.len() - 4..].eq_ignore_ascii_case(b".sgf");
+    (plain && named).then(|| std::str::from_utf8(line).ok()).flatten()
+}
+
 fn is_space(b: u8) -> bool {
     // Includes form feed and vertical tab, which old files contain.
     matches!(b, b' ' | b'\t' | b'\n' | b'\r' | 0x0b | 0x0c)
@@ -147,6 +158,9 @@ impl<'t> Parser<'t> {
         if games.is_empty() {
             if self.s.iter().all(|&b| is_space(b)) {
                 self.diag(Code::EmptyFile, 0, "the file is empty");
+            } else if let Some(target) = link_target(&self.s) {
+                let message = format!("no SGF data found: the file holds only a path, {target} (a symbolic link checked out as a text file?)");
+                self.diag(Code::NotSgf, 0, message);
             } else {
                 self.diag(Code::NotSgf, 0, "no SGF data found: no '(;' starts a game tree");
             }
@@ -806,6 +820,20 @@ mod tests {
     fn shape(c: &Collection) -> Vec<(usize, usize)> {
         // (nodes on the main line, children of the last main-line node... ) kept simple: (len, root children)
         c.games.iter().map(|g| (g.len(), g.root().child_count())).collect()
+    }
+
+    #[test]
+    fn a_link_checked_out_as_text_is_named_so() {
+        let text: Arc<str> = Arc::from("../games/2011-06-05-tazaki-pachi30s.sgf");
+        let (c, d) = parse_text(&text, Limits::default());
+        assert!(c.games.is_empty());
+        assert_eq!(d[0].code, Code::NotSgf);
+        assert!(d[0].message.contains("holds only a path, ../games/2011-06-05-tazaki-pachi30s.sgf"), "{}", d[0].message);
+        // Anything else that is not SGF keeps the plain message.
+        for other in ["hello world", "../games/notes.txt", "a b/c.sgf"] {
+            let (_, d) = parse(other);
+            assert_eq!(d, ["not-sgf"], "{other}");
+        }
     }
 
     #[test]
