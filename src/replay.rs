@@ -452,22 +452,15 @@ impl Replayer {
         let mut current = self.descend(root.children(), &mut branches);
         loop {
             if let Some(node) = current {
-                // Read with the mark, from the same record, before the
-                // move: after it (which writes much) it was read again.
-                let children = node.children();
-                match node.marked_plain_move() {
-                    Some((prop, code, letters)) => {
-                        // Most moves: the next node is the one child, with
-                        // no brothers to look for.
-                        let run_child = node.run_child();
-                        self.plain_move(prop, code, letters);
-                        if run_child.is_some() {
-                            current = run_child;
-                            continue;
-                        }
+                let children = match node.plain_run() {
+                    // Most moves: a run of nodes each the one child of the
+                    // one before, with no brothers to look for.
+                    Some(run) => run.for_each_move(|prop, code, letters| self.plain_move(prop, code, letters)).children(),
+                    None => {
+                        self.visit(node);
+                        node.children()
                     }
-                    None => self.visit(node),
-                }
+                };
                 current = self.descend(children, &mut branches);
                 continue;
             }
