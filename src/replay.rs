@@ -370,6 +370,44 @@ fn ko_ban(pt: Pt, color: Color) -> u32 {
     u32::from(pt) << 1 | color as u32
 }
 
+/// The points of a board by the two lower-case letters of a move, `pd`:
+/// two look-ups and a sum, where the general [`Board::point`] took the
+/// letters' values, a test of each against the board's size and a
+/// multiplication, all on the path of every move.
+struct LetterPoints {
+    /// By a letter's low five bits (1 to 26 for `a` to `z`): the
+    /// column's part of the point's index, its row's, or [`OFF_BOARD`].
+    columns: [u16; 32],
+    rows: [u16; 32],
+}
+
+/// In [`LetterPoints`], a letter beyond the board's side: the sum of the
+/// two parts is this or more, where any point of the board is less.
+const OFF_BOARD: u16 = 1 << 15;
+
+impl LetterPoints {
+    fn new(board: &Board) -> LetterPoints {
+        let mut letters = LetterPoints { columns: [OFF_BOARD; 32], rows: [OFF_BOARD; 32] };
+        let corner = board.point(0, 0).expect("a board has a point");
+        // Column x and row y is `point(x, 0) + (point(0, y) - point(0, 0))`.
+        for x in 0..board.width().min(26) {
+            letters.columns[x + 1] = board.point(x, 0).expect("a column of the board");
+        }
+        for y in 0..board.height().min(26) {
+            letters.rows[y + 1] = board.point(0, y).expect("a row of the board") - corner;
+        }
+        letters
+    }
+
+    /// The point of column letter `x` and row letter `y` (both lower-case),
+    /// `None` when it is off the board.
+    #[inline(always)]
+    fn point(&self, x: u8, y: u8) -> Option<Pt> {
+        let p = u32::from(self.columns[usize::from(x & 31)]) + u32::from(self.rows[usize::from(y & 31)]);
+        (p < u32::from(OFF_BOARD)).then_some(p as Pt)
+    }
+}
+
 /// [`State::ko`] when no point is banned.
 const NO_KO: u32 = u32::MAX;
 
@@ -393,6 +431,8 @@ struct Branch<'a> {
 struct Replayer {
     rules: Rules,
     size: BoardSize,
+    /// The board's points by the letters of a plain move.
+    letters: LetterPoints,
     state: State,
     /// Positions reached on the current line, and the move that first
     /// reached each.
@@ -427,6 +467,7 @@ impl Replayer {
         Replayer {
             rules,
             size,
+            letters: LetterPoints::new(&board),
             to_move_keys: [0, white],
             state: State { board, ko: NO_KO, last_mover: None, passes: 0, move_number: 0, repetition_reported: false, last_repetition: u32::MAX },
             positions: Positions::with_capacity(positions, points),
@@ -563,7 +604,12 @@ impl Replayer {
         }
         self.state.move_number += 1;
         self.moves += 1;
-        self.play(color, Move::Play(Point { x: x - b'a', y: y - b'a' }), prop);
+        self.take_turn(color, prop);
+        self.state.passes = 0;
+        match self.letters.point(x, y) {
+            Some(pt) => self.place(color, pt, prop),
+            None => self.off_board(color, prop),
+        }
     }
 
     /// Replays one B or W property; `forced`: the node has KO[].
@@ -658,12 +704,7 @@ impl Replayer {
     /// this path, run for every move, short.
     #[inline(always)]
     fn play(&mut self, color: Color, mv: Move, prop: Property<'_>) {
-        // `None` as a third value, which no colour is: one comparison of
-        // the byte, where `== Some(color)` tested the tag first.
-        if self.state.last_mover.map_or(2, |c| c as u8) == color as u8 || self.state.passes >= 2 {
-            self.out_of_turn(color, prop);
-        }
-        self.state.last_mover = Some(color);
+        self.take_turn(color, prop);
         let point = match mv {
             Move::Pass => {
                 self.state.passes += 1;
@@ -679,21 +720,40 @@ impl Replayer {
             Move::Play(point) => point,
         };
         self.state.passes = 0;
-        let Some(pt) = self.state.board.point(point.x as usize, point.y as usize) else {
-            return self.off_board(color, prop);
-        };
+        match self.state.board.point(point.x as usize, point.y as usize) {
+            Some(pt) => self.place(color, pt, prop),
+            None => self.off_board(color, prop),
+        }
+    }
+
+    /// Reports a move by the player who moved last, or after two passes,
+    /// and notes `color` as the last to move.
+    #[inline(always)]
+    fn take_turn(&mut self, color: Color, prop: Property<'_>) {
+        // `None` as a third value, which no colour is: one comparison of
+        // the byte, where `== Some(color)` tested the tag first.
+        if self.state.last_mover.map_or(2, |c| c as u8) == color as u8 || self.state.passes >= 2 {
+            self.out_of_turn(color, prop);
+        }
+        self.state.last_mover = Some(color);
+    }
+
+    /// The end of [`Replayer::play`] for a move on `pt`, a point of the
+    /// board.
+    #[inline(always)]
+    fn place(&mut self, color: Color, pt: Pt, prop: Property<'_>) {
         // The ko point is empty (the stone it held was just captured).
         if self.state.ko == ko_ban(pt, color) {
-            self.ko_retaken(color, point, prop);
+            self.ko_retaken(color, pt, prop);
         }
         // Nothing is written between this look at the point and
         // `put_stone`'s own, which then goes.
         self.captured.clear();
         if self.state.board.cell(pt) != Cell::Empty {
-            return self.occupied(color, point, prop);
+            return self.occupied(color, pt, prop);
         }
         if let Err(removal) = self.state.board.put_stone(color, pt) {
-            return self.removing(removal, color, point, pt, prop);
+            return self.removing(removal, color, pt, prop);
         }
         self.state.ko = NO_KO;
         self.check_repetition(color, pt, prop);
@@ -704,13 +764,13 @@ impl Replayer {
     /// of line, one move in twenty: the path of the others tests nothing
     /// of what was removed.
     #[inline(never)]
-    fn removing(&mut self, removal: Removal, color: Color, point: Point, pt: Pt, prop: Property<'_>) {
+    fn removing(&mut self, removal: Removal, color: Color, pt: Pt, prop: Property<'_>) {
         let suicided = self.state.board.remove(removal, color, pt, &mut self.captured);
         self.state.ko = match self.captured.as_slice() {
             [single] if suicided == 0 && self.state.board.is_lone_stone(pt) && self.single_liberty(pt) => ko_ban(*single, color.opponent()),
             _ => NO_KO,
         };
-        if suicided > 0 && !self.suicide(color, point, suicided, prop) {
+        if suicided > 0 && !self.suicide(color, pt, suicided, prop) {
             // The forbidden suicide is the error; the position it leaves is no news.
             return;
         }
@@ -760,7 +820,8 @@ impl Replayer {
 
     #[cold]
     #[inline(never)]
-    fn occupied(&mut self, color: Color, point: Point, prop: Property<'_>) {
+    fn occupied(&mut self, color: Color, pt: Pt, prop: Property<'_>) {
+        let point = self.point_of(pt);
         let (text, offset) = (move_text(prop), prop.offset());
         let n = self.state.move_number;
         let at = self.describe(point);
@@ -771,7 +832,8 @@ impl Replayer {
 
     #[cold]
     #[inline(never)]
-    fn ko_retaken(&mut self, color: Color, point: Point, prop: Property<'_>) {
+    fn ko_retaken(&mut self, color: Color, pt: Pt, prop: Property<'_>) {
+        let point = self.point_of(pt);
         let (text, offset) = (move_text(prop), prop.offset());
         let n = self.state.move_number;
         let at = self.describe(point);
@@ -784,7 +846,8 @@ impl Replayer {
     /// the rules allow it.
     #[cold]
     #[inline(never)]
-    fn suicide(&mut self, color: Color, point: Point, stones: usize, prop: Property<'_>) -> bool {
+    fn suicide(&mut self, color: Color, pt: Pt, stones: usize, prop: Property<'_>) -> bool {
+        let point = self.point_of(pt);
         let (text, offset) = (move_text(prop), prop.offset());
         let n = self.state.move_number;
         let at = self.describe(point);
@@ -828,8 +891,7 @@ impl Replayer {
         let already_ko = self.diagnostics.last().is_some_and(|d| d.code == Code::Ko && d.move_number == Some(n));
         let entering = self.state.last_repetition.wrapping_add(1) != n;
         self.state.last_repetition = n;
-        let (x, y) = self.state.board.xy(pt);
-        let point = Point { x: x as u8, y: y as u8 };
+        let point = self.point_of(pt);
         // The move's own chain is gone when it was a suicide (allowed).
         let suicided = self.state.board.cell(pt) == Cell::Empty;
         let cycle = n - first;
@@ -882,6 +944,12 @@ impl Replayer {
         d.focus = focus;
         self.diagnostics.push(d);
         self.diagnostics.last_mut().expect("just pushed")
+    }
+
+    /// The column and row of `pt`, a point of the board.
+    fn point_of(&self, pt: Pt) -> Point {
+        let (x, y) = self.state.board.xy(pt);
+        Point { x: x as u8, y: y as u8 }
     }
 
     /// `Q16 (pd)`: the board coordinate and the SGF letters.
