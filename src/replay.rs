@@ -239,7 +239,7 @@ pub fn position_at(game: &GameTree, target: NodeId, overrides: &RuleOverrides) -
         }
     }
     let to_move = last_mover.map_or(Color::Black, Color::opponent);
-    Some(Position { board: r.state.board, rules, to_move, moves: r.state.move_number, ended_by_passes: r.state.passes >= 2 })
+    Some(Position { board: r.state.board, rules, to_move, moves: r.state.move_number, ended_by_passes: r.state.turn.ended() })
 }
 
 /// The standard handicap placement the replay sets up for a game whose
@@ -351,9 +351,8 @@ struct State {
     /// The point the given colour may not play at once (simple ko), as
     /// [`ko_ban`] writes it: [`NO_KO`] for none.
     ko: u32,
-    last_mover: Option<Color>,
-    /// Consecutive passes just before now.
-    passes: u32,
+    /// Who moved last, and the passes just before now.
+    turn: Turn,
     move_number: u32,
     repetition_reported: bool,
     /// The last move that recreated an earlier position, or a pass right
@@ -361,6 +360,61 @@ struct State {
     /// that go on round the same cycle right after it are not reported
     /// again.
     last_repetition: u32,
+}
+
+/// Who moved last, and whether the moves just before now were passes, in
+/// one byte: a move tests it with one instruction and writes it with one
+/// store, where the last mover and a count of passes took two tests and
+/// two stores. Its bits: the colour that moved last (1 for Black, 2 for
+/// White, neither at the start and after `PL` or a setup),
+/// [`Turn::ONE_PASS`] and [`Turn::ENDED`].
+#[derive(Clone, Copy)]
+struct Turn(u8);
+
+impl Turn {
+    /// The last move was a pass, the first in a row.
+    const ONE_PASS: u8 = 4;
+    /// The last two moves, or more, were passes: the game ended.
+    const ENDED: u8 = 8;
+    /// No move yet.
+    const OPEN: Turn = Turn(0);
+
+    /// After a move of `color` on a point.
+    #[inline(always)]
+    fn moved(color: Color) -> Turn {
+        Turn(1 << color as u8)
+    }
+
+    /// After a pass of `color`.
+    fn passed(self, color: Color) -> Turn {
+        let passes = if self.0 & (Turn::ONE_PASS | Turn::ENDED) != 0 { Turn::ENDED } else { Turn::ONE_PASS };
+        Turn(1 << color as u8 | passes)
+    }
+
+    /// Whether a move of `color` now is out of turn: `color` moved last,
+    /// or the game ended.
+    #[inline(always)]
+    fn out_of_turn(self, color: Color) -> bool {
+        self.0 & (1 << color as u8 | Turn::ENDED) != 0
+    }
+
+    fn moved_last(self, color: Color) -> bool {
+        self.0 & 1 << color as u8 != 0
+    }
+
+    fn ended(self) -> bool {
+        self.0 & Turn::ENDED != 0
+    }
+
+    /// The same passes, with no player having moved last (`PL`, a setup).
+    fn opened(self) -> Turn {
+        Turn(self.0 & (Turn::ONE_PASS | Turn::ENDED))
+    }
+
+    /// The same last mover, the passes forgotten (play resumed).
+    fn resumed(self) -> Turn {
+        Turn(self.0 & 3)
+    }
 }
 
 /// The simple-ko ban of point `pt` for `color`, as one number: each move
@@ -469,7 +523,7 @@ impl Replayer {
             size,
             letters: LetterPoints::new(&board),
             to_move_keys: [0, white],
-            state: State { board, ko: NO_KO, last_mover: None, passes: 0, move_number: 0, repetition_reported: false, last_repetition: u32::MAX },
+            state: State { board, ko: NO_KO, turn: Turn::OPEN, move_number: 0, repetition_reported: false, last_repetition: u32::MAX },
             positions: Positions::with_capacity(positions, points),
             in_branch: false,
             path: Vec::new(),
@@ -588,7 +642,7 @@ impl Replayer {
             self.setup(node);
         }
         if pl {
-            self.state.last_mover = None;
+            self.state.turn = self.state.turn.opened();
         }
         entered
     }
@@ -604,8 +658,8 @@ impl Replayer {
         }
         self.state.move_number += 1;
         self.moves += 1;
-        self.take_turn(color, prop);
-        self.state.passes = 0;
+        self.check_turn(color, prop);
+        self.state.turn = Turn::moved(color);
         match self.letters.point(x, y) {
             Some(pt) => self.place(color, pt, prop),
             None => self.off_board(color, prop),
@@ -670,7 +724,7 @@ impl Replayer {
         // the points set: no need to look at every point.
         let dead = if on_empty { board.link_setup_on_empty(&mut set) } else { board.rebuild_chains_find_dead() };
         self.state.ko = NO_KO;
-        self.state.last_mover = None;
+        self.state.turn = self.state.turn.opened();
         if let Some(&p) = dead.first() {
             let (x, y) = board.xy(p);
             let point = Point { x: x as u8, y: y as u8 };
@@ -694,7 +748,7 @@ impl Replayer {
             }
         }
         self.state.board.rebuild_chains();
-        self.state.last_mover = None;
+        self.state.turn = self.state.turn.opened();
         let key = self.key(Color::White);
         self.remember(key);
     }
@@ -704,10 +758,10 @@ impl Replayer {
     /// this path, run for every move, short.
     #[inline(always)]
     fn play(&mut self, color: Color, mv: Move, prop: Property<'_>) {
-        self.take_turn(color, prop);
+        self.check_turn(color, prop);
         let point = match mv {
             Move::Pass => {
-                self.state.passes += 1;
+                self.state.turn = self.state.turn.passed(color);
                 self.state.ko = NO_KO;
                 let key = self.key(color.opponent());
                 self.remember(key);
@@ -719,23 +773,19 @@ impl Replayer {
             }
             Move::Play(point) => point,
         };
-        self.state.passes = 0;
+        self.state.turn = Turn::moved(color);
         match self.state.board.point(point.x as usize, point.y as usize) {
             Some(pt) => self.place(color, pt, prop),
             None => self.off_board(color, prop),
         }
     }
 
-    /// Reports a move by the player who moved last, or after two passes,
-    /// and notes `color` as the last to move.
+    /// Reports a move by the player who moved last, or after two passes.
     #[inline(always)]
-    fn take_turn(&mut self, color: Color, prop: Property<'_>) {
-        // `None` as a third value, which no colour is: one comparison of
-        // the byte, where `== Some(color)` tested the tag first.
-        if self.state.last_mover.map_or(2, |c| c as u8) == color as u8 || self.state.passes >= 2 {
+    fn check_turn(&mut self, color: Color, prop: Property<'_>) {
+        if self.state.turn.out_of_turn(color) {
             self.out_of_turn(color, prop);
         }
-        self.state.last_mover = Some(color);
     }
 
     /// The end of [`Replayer::play`] for a move on `pt`, a point of the
@@ -783,7 +833,7 @@ impl Replayer {
     fn out_of_turn(&mut self, color: Color, prop: Property<'_>) {
         let (text, offset) = (move_text(prop), prop.offset());
         let n = self.state.move_number;
-        if self.state.last_mover == Some(color) {
+        if self.state.turn.moved_last(color) {
             // Read again here, off the path every move takes.
             let mv = prop.values().next().and_then(|v| read_move(v, self.size));
             let (msg, focus) = match mv {
@@ -796,7 +846,7 @@ impl Replayer {
             };
             self.report(Code::DoubleMove, offset, msg, color, text, focus);
         }
-        if self.state.passes >= 2 {
+        if self.state.turn.ended() {
             let msg = format!("{} plays after the game ended with two passes (move {n})", color.name());
             let resumption_allowed = self.rules.resumption_allowed;
             let d = self.report(Code::MoveAfterEnd, offset, msg, color, text, None);
@@ -804,7 +854,7 @@ impl Replayer {
                 d.severity = Severity::Info;
                 d.message.push_str(": play resumed, as Japanese Art. 9 allows");
                 // Resumed play starts afresh: two more passes stop it again.
-                self.state.passes = 0;
+                self.state.turn = self.state.turn.resumed();
             }
         }
     }
