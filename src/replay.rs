@@ -10,6 +10,8 @@
 //! This module knows the board, the rules and the SGF model; it knows
 //! nothing of scoring or output formats.
 
+use std::mem::MaybeUninit;
+
 use crate::board::{Board, Cell, Color, Pt, Removal};
 use crate::diag::{Code, Diagnostic, Focus, Severity, Snapshot};
 use crate::rules::{Connections, KoRule, Rules, SekiEyes, Suicide, Ties};
@@ -1071,23 +1073,31 @@ fn read_move(value: Value<'_>, size: BoardSize) -> Option<Move> {
 /// grows by one a move, except when a move captures (or a set-up node
 /// changes the stones). So most moves reach more stones than any
 /// position before them on the line: such a position is new, with no
-/// look-up, and is kept in `peak` at its count, in order (a push). Only
+/// look-up, and is kept in `peak` at its count, in order. Only
 /// a position with no more stones than some earlier one (after a
 /// capture, a pass, a set-up) is looked up: in `peak` at its count, and
 /// in `table`, which then takes it when it is new.
 ///
 /// What makes that right: every position recorded on the line has fewer
-/// stones than `peak.len()` (a position recorded in `peak` lengthens it
-/// past its count; one recorded in `table` had fewer stones than that
-/// already), so one with `peak.len()` stones or more is new; and
+/// stones than `top` (a position recorded in `peak` raises it past
+/// its count; one recorded in `table` had fewer stones than that
+/// already), so one with `top` stones or more is new; and
 /// `peak[c]`, set when the line first reaches `c` stones, is the only
 /// position of `c` stones not in `table`. Going back to a branch point
-/// shortens `peak` to its length there and takes from `table` what was
+/// lowers `top` to where it was there and takes from `table` what was
 /// added since: both hold again what they held there.
+///
+/// `peak`'s length is `top`, not the vector's: its slots are room, written
+/// before they are read (the common move writes the one at `top`, where a
+/// push tested the vector's capacity and, short of registers, read the
+/// move number again from the stack), and not filled when made (zeroing
+/// them cost more than the push's test).
 struct Positions {
-    /// By stone count: the position that first reached that many stones
-    /// on the line (`reached == 0` for a count it jumped over, by set-up).
-    peak: Vec<Slot>,
+    /// By stone count, below `top`: the position that first reached that
+    /// many stones on the line (`reached == 0` for a count it jumped over,
+    /// by set-up). The slots from `top` on are not written yet, or stale.
+    peak: Vec<MaybeUninit<Slot>>,
+    top: usize,
     /// The other positions.
     table: Seen,
     /// Keys added to `table` since the first branch point still open, in
@@ -1110,7 +1120,9 @@ impl Positions {
         // stones on the board: the table holds the few others (on KGS
         // games about one position in sixteen: 10.9 captures a game of 198
         // moves, and the passes).
-        Positions { peak: Vec::with_capacity(positions.min(points) + 1), table: Seen::with_capacity(positions / 8), history: Vec::new() }
+        let mut peak = Vec::with_capacity(positions.min(points) + 1);
+        peak.resize_with(peak.capacity(), MaybeUninit::uninit);
+        Positions { peak, top: 0, table: Seen::with_capacity(positions / 8), history: Vec::new() }
     }
 
     /// The move that first reached the position `key`, of `stones`
@@ -1120,15 +1132,20 @@ impl Positions {
     #[inline(always)]
     fn first_or_insert(&mut self, key: u64, stones: u32, move_number: u32, in_branch: bool) -> Option<u32> {
         let count = stones as usize;
-        if count >= self.peak.len() {
+        if count >= self.top {
             // More stones than any position before on the line: new.
-            if count > self.peak.len() {
-                self.peak.resize(count, Slot::default());
+            let slot = Slot { key, reached: move_number + 1 };
+            match self.peak.get_mut(count) {
+                Some(room) if count == self.top => _ = room.write(slot),
+                _ => self.jump_to(count, slot),
             }
-            self.peak.push(Slot { key, reached: move_number + 1 });
+            self.top = count + 1;
             return None;
         }
-        let first = self.peak[count];
+        // SAFETY: every slot below `top` was written: `top` grows only
+        // past a slot written (here, or by `jump_to` with the counts it
+        // jumped over), and `take_back` only lowers it.
+        let first = unsafe { self.peak[count].assume_init() };
         if first.reached != 0 && first.key == key {
             return Some(first.reached - 1);
         }
@@ -1139,14 +1156,27 @@ impl Positions {
         found
     }
 
+    /// Records `slot` as the first position of `count` stones, beyond
+    /// `peak`'s room or after a jump of the count (a set-up): the counts
+    /// jumped over were reached by no position.
+    #[cold]
+    #[inline(never)]
+    fn jump_to(&mut self, count: usize, slot: Slot) {
+        if count >= self.peak.len() {
+            self.peak.resize_with((2 * self.peak.len()).max(count + 1), MaybeUninit::uninit);
+        }
+        self.peak[self.top..count].fill(MaybeUninit::new(Slot::default()));
+        self.peak[count].write(slot);
+    }
+
     /// Where things stand, to come back to with [`Positions::take_back`].
     fn mark(&self) -> Mark {
-        Mark { peak: self.peak.len(), history: self.history.len() }
+        Mark { peak: self.top, history: self.history.len() }
     }
 
     /// Forgets the positions recorded since `mark`.
     fn take_back(&mut self, mark: Mark) {
-        self.peak.truncate(mark.peak);
+        self.top = mark.peak;
         for key in self.history.drain(mark.history..) {
             self.table.remove(key);
         }
