@@ -10,6 +10,8 @@
 //! This module knows the board, the rules and the SGF model; it knows
 //! nothing of scoring or output formats.
 
+use std::mem::MaybeUninit;
+
 use crate::board::{Board, Cell, Color, Pt, Removal};
 use crate::diag::{Code, Diagnostic, Focus, Severity, Snapshot};
 use crate::rules::{Connections, KoRule, Rules, SekiEyes, Suicide, Ties};
@@ -239,7 +241,7 @@ pub fn position_at(game: &GameTree, target: NodeId, overrides: &RuleOverrides) -
         }
     }
     let to_move = last_mover.map_or(Color::Black, Color::opponent);
-    Some(Position { board: r.state.board, rules, to_move, moves: r.state.move_number, ended_by_passes: r.state.passes >= 2 })
+    Some(Position { board: r.state.board, rules, to_move, moves: r.state.move_number, ended_by_passes: r.state.turn.ended() })
 }
 
 /// The standard handicap placement the replay sets up for a game whose
@@ -351,9 +353,8 @@ struct State {
     /// The point the given colour may not play at once (simple ko), as
     /// [`ko_ban`] writes it: [`NO_KO`] for none.
     ko: u32,
-    last_mover: Option<Color>,
-    /// Consecutive passes just before now.
-    passes: u32,
+    /// Who moved last, and the passes just before now.
+    turn: Turn,
     move_number: u32,
     repetition_reported: bool,
     /// The last move that recreated an earlier position, or a pass right
@@ -363,11 +364,104 @@ struct State {
     last_repetition: u32,
 }
 
+/// Who moved last, and whether the moves just before now were passes, in
+/// one byte: a move tests it with one instruction and writes it with one
+/// store, where the last mover and a count of passes took two tests and
+/// two stores. Its bits: the colour that moved last (1 for Black, 2 for
+/// White, neither at the start and after `PL` or a setup),
+/// [`Turn::ONE_PASS`] and [`Turn::ENDED`].
+#[derive(Clone, Copy)]
+struct Turn(u8);
+
+impl Turn {
+    /// The last move was a pass, the first in a row.
+    const ONE_PASS: u8 = 4;
+    /// The last two moves, or more, were passes: the game ended.
+    const ENDED: u8 = 8;
+    /// No move yet.
+    const OPEN: Turn = Turn(0);
+
+    /// After a move of `color` on a point.
+    #[inline(always)]
+    fn moved(color: Color) -> Turn {
+        Turn(1 << color as u8)
+    }
+
+    /// After a pass of `color`.
+    fn passed(self, color: Color) -> Turn {
+        let passes = if self.0 & (Turn::ONE_PASS | Turn::ENDED) != 0 { Turn::ENDED } else { Turn::ONE_PASS };
+        Turn(1 << color as u8 | passes)
+    }
+
+    /// Whether a move of `color` now is out of turn: `color` moved last,
+    /// or the game ended.
+    #[inline(always)]
+    fn out_of_turn(self, color: Color) -> bool {
+        self.0 & (1 << color as u8 | Turn::ENDED) != 0
+    }
+
+    fn moved_last(self, color: Color) -> bool {
+        self.0 & 1 << color as u8 != 0
+    }
+
+    fn ended(self) -> bool {
+        self.0 & Turn::ENDED != 0
+    }
+
+    /// The same passes, with no player having moved last (`PL`, a setup).
+    fn opened(self) -> Turn {
+        Turn(self.0 & (Turn::ONE_PASS | Turn::ENDED))
+    }
+
+    /// The same last mover, the passes forgotten (play resumed).
+    fn resumed(self) -> Turn {
+        Turn(self.0 & 3)
+    }
+}
+
 /// The simple-ko ban of point `pt` for `color`, as one number: each move
 /// tests it with one comparison.
 #[inline(always)]
 fn ko_ban(pt: Pt, color: Color) -> u32 {
     u32::from(pt) << 1 | color as u32
+}
+
+/// The points of a board by the two lower-case letters of a move, `pd`:
+/// two look-ups and a sum, where the general [`Board::point`] took the
+/// letters' values, a test of each against the board's size and a
+/// multiplication, all on the path of every move.
+struct LetterPoints {
+    /// By a letter's low five bits (1 to 26 for `a` to `z`): the
+    /// column's part of the point's index, its row's, or [`OFF_BOARD`].
+    columns: [u16; 32],
+    rows: [u16; 32],
+}
+
+/// In [`LetterPoints`], a letter beyond the board's side: the sum of the
+/// two parts is this or more, where any point of the board is less.
+const OFF_BOARD: u16 = 1 << 15;
+
+impl LetterPoints {
+    fn new(board: &Board) -> LetterPoints {
+        let mut letters = LetterPoints { columns: [OFF_BOARD; 32], rows: [OFF_BOARD; 32] };
+        let corner = board.point(0, 0).expect("a board has a point");
+        // Column x and row y is `point(x, 0) + (point(0, y) - point(0, 0))`.
+        for x in 0..board.width().min(26) {
+            letters.columns[x + 1] = board.point(x, 0).expect("a column of the board");
+        }
+        for y in 0..board.height().min(26) {
+            letters.rows[y + 1] = board.point(0, y).expect("a row of the board") - corner;
+        }
+        letters
+    }
+
+    /// The point of column letter `x` and row letter `y` (both lower-case),
+    /// `None` when it is off the board.
+    #[inline(always)]
+    fn point(&self, x: u8, y: u8) -> Option<Pt> {
+        let p = u32::from(self.columns[usize::from(x & 31)]) + u32::from(self.rows[usize::from(y & 31)]);
+        (p < u32::from(OFF_BOARD)).then_some(p as Pt)
+    }
 }
 
 /// [`State::ko`] when no point is banned.
@@ -393,6 +487,8 @@ struct Branch<'a> {
 struct Replayer {
     rules: Rules,
     size: BoardSize,
+    /// The board's points by the letters of a plain move.
+    letters: LetterPoints,
     state: State,
     /// Positions reached on the current line, and the move that first
     /// reached each.
@@ -427,8 +523,9 @@ impl Replayer {
         Replayer {
             rules,
             size,
+            letters: LetterPoints::new(&board),
             to_move_keys: [0, white],
-            state: State { board, ko: NO_KO, last_mover: None, passes: 0, move_number: 0, repetition_reported: false, last_repetition: u32::MAX },
+            state: State { board, ko: NO_KO, turn: Turn::OPEN, move_number: 0, repetition_reported: false, last_repetition: u32::MAX },
             positions: Positions::with_capacity(positions, points),
             in_branch: false,
             path: Vec::new(),
@@ -452,22 +549,15 @@ impl Replayer {
         let mut current = self.descend(root.children(), &mut branches);
         loop {
             if let Some(node) = current {
-                // Read with the mark, from the same record, before the
-                // move: after it (which writes much) it was read again.
-                let children = node.children();
-                match node.marked_plain_move() {
-                    Some((prop, code, letters)) => {
-                        // Most moves: the next node is the one child, with
-                        // no brothers to look for.
-                        let run_child = node.run_child();
-                        self.plain_move(prop, code, letters);
-                        if run_child.is_some() {
-                            current = run_child;
-                            continue;
-                        }
+                let children = match node.plain_run() {
+                    // Most moves: a run of nodes each the one child of the
+                    // one before, with no brothers to look for.
+                    Some(run) => run.for_each_move(|prop, code, letters| self.plain_move(prop, code, letters)).children(),
+                    None => {
+                        self.visit(node);
+                        node.children()
                     }
-                    None => self.visit(node),
-                }
+                };
                 current = self.descend(children, &mut branches);
                 continue;
             }
@@ -554,7 +644,7 @@ impl Replayer {
             self.setup(node);
         }
         if pl {
-            self.state.last_mover = None;
+            self.state.turn = self.state.turn.opened();
         }
         entered
     }
@@ -570,7 +660,12 @@ impl Replayer {
         }
         self.state.move_number += 1;
         self.moves += 1;
-        self.play(color, Move::Play(Point { x: x - b'a', y: y - b'a' }), prop);
+        self.check_turn(color, prop);
+        self.state.turn = Turn::moved(color);
+        match self.letters.point(x, y) {
+            Some(pt) => self.place(color, pt, prop),
+            None => self.off_board(color, prop),
+        }
     }
 
     /// Replays one B or W property; `forced`: the node has KO[].
@@ -631,7 +726,7 @@ impl Replayer {
         // the points set: no need to look at every point.
         let dead = if on_empty { board.link_setup_on_empty(&mut set) } else { board.rebuild_chains_find_dead() };
         self.state.ko = NO_KO;
-        self.state.last_mover = None;
+        self.state.turn = self.state.turn.opened();
         if let Some(&p) = dead.first() {
             let (x, y) = board.xy(p);
             let point = Point { x: x as u8, y: y as u8 };
@@ -655,7 +750,7 @@ impl Replayer {
             }
         }
         self.state.board.rebuild_chains();
-        self.state.last_mover = None;
+        self.state.turn = self.state.turn.opened();
         let key = self.key(Color::White);
         self.remember(key);
     }
@@ -665,15 +760,10 @@ impl Replayer {
     /// this path, run for every move, short.
     #[inline(always)]
     fn play(&mut self, color: Color, mv: Move, prop: Property<'_>) {
-        // `None` as a third value, which no colour is: one comparison of
-        // the byte, where `== Some(color)` tested the tag first.
-        if self.state.last_mover.map_or(2, |c| c as u8) == color as u8 || self.state.passes >= 2 {
-            self.out_of_turn(color, prop);
-        }
-        self.state.last_mover = Some(color);
+        self.check_turn(color, prop);
         let point = match mv {
             Move::Pass => {
-                self.state.passes += 1;
+                self.state.turn = self.state.turn.passed(color);
                 self.state.ko = NO_KO;
                 let key = self.key(color.opponent());
                 self.remember(key);
@@ -685,22 +775,37 @@ impl Replayer {
             }
             Move::Play(point) => point,
         };
-        self.state.passes = 0;
-        let Some(pt) = self.state.board.point(point.x as usize, point.y as usize) else {
-            return self.off_board(color, prop);
-        };
+        self.state.turn = Turn::moved(color);
+        match self.state.board.point(point.x as usize, point.y as usize) {
+            Some(pt) => self.place(color, pt, prop),
+            None => self.off_board(color, prop),
+        }
+    }
+
+    /// Reports a move by the player who moved last, or after two passes.
+    #[inline(always)]
+    fn check_turn(&mut self, color: Color, prop: Property<'_>) {
+        if self.state.turn.out_of_turn(color) {
+            self.out_of_turn(color, prop);
+        }
+    }
+
+    /// The end of [`Replayer::play`] for a move on `pt`, a point of the
+    /// board.
+    #[inline(always)]
+    fn place(&mut self, color: Color, pt: Pt, prop: Property<'_>) {
         // The ko point is empty (the stone it held was just captured).
         if self.state.ko == ko_ban(pt, color) {
-            self.ko_retaken(color, point, prop);
+            self.ko_retaken(color, pt, prop);
         }
         // Nothing is written between this look at the point and
         // `put_stone`'s own, which then goes.
         self.captured.clear();
         if self.state.board.cell(pt) != Cell::Empty {
-            return self.occupied(color, point, prop);
+            return self.occupied(color, pt, prop);
         }
         if let Err(removal) = self.state.board.put_stone(color, pt) {
-            return self.removing(removal, color, point, pt, prop);
+            return self.removing(removal, color, pt, prop);
         }
         self.state.ko = NO_KO;
         self.check_repetition(color, pt, prop);
@@ -711,13 +816,13 @@ impl Replayer {
     /// of line, one move in twenty: the path of the others tests nothing
     /// of what was removed.
     #[inline(never)]
-    fn removing(&mut self, removal: Removal, color: Color, point: Point, pt: Pt, prop: Property<'_>) {
+    fn removing(&mut self, removal: Removal, color: Color, pt: Pt, prop: Property<'_>) {
         let suicided = self.state.board.remove(removal, color, pt, &mut self.captured);
         self.state.ko = match self.captured.as_slice() {
             [single] if suicided == 0 && self.state.board.is_lone_stone(pt) && self.single_liberty(pt) => ko_ban(*single, color.opponent()),
             _ => NO_KO,
         };
-        if suicided > 0 && !self.suicide(color, point, suicided, prop) {
+        if suicided > 0 && !self.suicide(color, pt, suicided, prop) {
             // The forbidden suicide is the error; the position it leaves is no news.
             return;
         }
@@ -730,7 +835,7 @@ impl Replayer {
     fn out_of_turn(&mut self, color: Color, prop: Property<'_>) {
         let (text, offset) = (move_text(prop), prop.offset());
         let n = self.state.move_number;
-        if self.state.last_mover == Some(color) {
+        if self.state.turn.moved_last(color) {
             // Read again here, off the path every move takes.
             let mv = prop.values().next().and_then(|v| read_move(v, self.size));
             let (msg, focus) = match mv {
@@ -743,7 +848,7 @@ impl Replayer {
             };
             self.report(Code::DoubleMove, offset, msg, color, text, focus);
         }
-        if self.state.passes >= 2 {
+        if self.state.turn.ended() {
             let msg = format!("{} plays after the game ended with two passes (move {n})", color.name());
             let resumption_allowed = self.rules.resumption_allowed;
             let d = self.report(Code::MoveAfterEnd, offset, msg, color, text, None);
@@ -751,7 +856,7 @@ impl Replayer {
                 d.severity = Severity::Info;
                 d.message.push_str(": play resumed, as Japanese Art. 9 allows");
                 // Resumed play starts afresh: two more passes stop it again.
-                self.state.passes = 0;
+                self.state.turn = self.state.turn.resumed();
             }
         }
     }
@@ -767,7 +872,8 @@ impl Replayer {
 
     #[cold]
     #[inline(never)]
-    fn occupied(&mut self, color: Color, point: Point, prop: Property<'_>) {
+    fn occupied(&mut self, color: Color, pt: Pt, prop: Property<'_>) {
+        let point = self.point_of(pt);
         let (text, offset) = (move_text(prop), prop.offset());
         let n = self.state.move_number;
         let at = self.describe(point);
@@ -778,7 +884,8 @@ impl Replayer {
 
     #[cold]
     #[inline(never)]
-    fn ko_retaken(&mut self, color: Color, point: Point, prop: Property<'_>) {
+    fn ko_retaken(&mut self, color: Color, pt: Pt, prop: Property<'_>) {
+        let point = self.point_of(pt);
         let (text, offset) = (move_text(prop), prop.offset());
         let n = self.state.move_number;
         let at = self.describe(point);
@@ -791,7 +898,8 @@ impl Replayer {
     /// the rules allow it.
     #[cold]
     #[inline(never)]
-    fn suicide(&mut self, color: Color, point: Point, stones: usize, prop: Property<'_>) -> bool {
+    fn suicide(&mut self, color: Color, pt: Pt, stones: usize, prop: Property<'_>) -> bool {
+        let point = self.point_of(pt);
         let (text, offset) = (move_text(prop), prop.offset());
         let n = self.state.move_number;
         let at = self.describe(point);
@@ -835,8 +943,7 @@ impl Replayer {
         let already_ko = self.diagnostics.last().is_some_and(|d| d.code == Code::Ko && d.move_number == Some(n));
         let entering = self.state.last_repetition.wrapping_add(1) != n;
         self.state.last_repetition = n;
-        let (x, y) = self.state.board.xy(pt);
-        let point = Point { x: x as u8, y: y as u8 };
+        let point = self.point_of(pt);
         // The move's own chain is gone when it was a suicide (allowed).
         let suicided = self.state.board.cell(pt) == Cell::Empty;
         let cycle = n - first;
@@ -889,6 +996,12 @@ impl Replayer {
         d.focus = focus;
         self.diagnostics.push(d);
         self.diagnostics.last_mut().expect("just pushed")
+    }
+
+    /// The column and row of `pt`, a point of the board.
+    fn point_of(&self, pt: Pt) -> Point {
+        let (x, y) = self.state.board.xy(pt);
+        Point { x: x as u8, y: y as u8 }
     }
 
     /// `Q16 (pd)`: the board coordinate and the SGF letters.
@@ -960,23 +1073,31 @@ fn read_move(value: Value<'_>, size: BoardSize) -> Option<Move> {
 /// grows by one a move, except when a move captures (or a set-up node
 /// changes the stones). So most moves reach more stones than any
 /// position before them on the line: such a position is new, with no
-/// look-up, and is kept in `peak` at its count, in order (a push). Only
+/// look-up, and is kept in `peak` at its count, in order. Only
 /// a position with no more stones than some earlier one (after a
 /// capture, a pass, a set-up) is looked up: in `peak` at its count, and
 /// in `table`, which then takes it when it is new.
 ///
 /// What makes that right: every position recorded on the line has fewer
-/// stones than `peak.len()` (a position recorded in `peak` lengthens it
-/// past its count; one recorded in `table` had fewer stones than that
-/// already), so one with `peak.len()` stones or more is new; and
+/// stones than `top` (a position recorded in `peak` raises it past
+/// its count; one recorded in `table` had fewer stones than that
+/// already), so one with `top` stones or more is new; and
 /// `peak[c]`, set when the line first reaches `c` stones, is the only
 /// position of `c` stones not in `table`. Going back to a branch point
-/// shortens `peak` to its length there and takes from `table` what was
+/// lowers `top` to where it was there and takes from `table` what was
 /// added since: both hold again what they held there.
+///
+/// `peak`'s length is `top`, not the vector's: its slots are room, written
+/// before they are read (the common move writes the one at `top`, where a
+/// push tested the vector's capacity and, short of registers, read the
+/// move number again from the stack), and not filled when made (zeroing
+/// them cost more than the push's test).
 struct Positions {
-    /// By stone count: the position that first reached that many stones
-    /// on the line (`reached == 0` for a count it jumped over, by set-up).
-    peak: Vec<Slot>,
+    /// By stone count, below `top`: the position that first reached that
+    /// many stones on the line (`reached == 0` for a count it jumped over,
+    /// by set-up). The slots from `top` on are not written yet, or stale.
+    peak: Vec<MaybeUninit<Slot>>,
+    top: usize,
     /// The other positions.
     table: Seen,
     /// Keys added to `table` since the first branch point still open, in
@@ -999,7 +1120,9 @@ impl Positions {
         // stones on the board: the table holds the few others (on KGS
         // games about one position in sixteen: 10.9 captures a game of 198
         // moves, and the passes).
-        Positions { peak: Vec::with_capacity(positions.min(points) + 1), table: Seen::with_capacity(positions / 8), history: Vec::new() }
+        let mut peak = Vec::with_capacity(positions.min(points) + 1);
+        peak.resize_with(peak.capacity(), MaybeUninit::uninit);
+        Positions { peak, top: 0, table: Seen::with_capacity(positions / 8), history: Vec::new() }
     }
 
     /// The move that first reached the position `key`, of `stones`
@@ -1009,15 +1132,20 @@ impl Positions {
     #[inline(always)]
     fn first_or_insert(&mut self, key: u64, stones: u32, move_number: u32, in_branch: bool) -> Option<u32> {
         let count = stones as usize;
-        if count >= self.peak.len() {
+        if count >= self.top {
             // More stones than any position before on the line: new.
-            if count > self.peak.len() {
-                self.peak.resize(count, Slot::default());
+            let slot = Slot { key, reached: move_number + 1 };
+            match self.peak.get_mut(count) {
+                Some(room) if count == self.top => _ = room.write(slot),
+                _ => self.jump_to(count, slot),
             }
-            self.peak.push(Slot { key, reached: move_number + 1 });
+            self.top = count + 1;
             return None;
         }
-        let first = self.peak[count];
+        // SAFETY: every slot below `top` was written: `top` grows only
+        // past a slot written (here, or by `jump_to` with the counts it
+        // jumped over), and `take_back` only lowers it.
+        let first = unsafe { self.peak[count].assume_init() };
         if first.reached != 0 && first.key == key {
             return Some(first.reached - 1);
         }
@@ -1028,14 +1156,27 @@ impl Positions {
         found
     }
 
+    /// Records `slot` as the first position of `count` stones, beyond
+    /// `peak`'s room or after a jump of the count (a set-up): the counts
+    /// jumped over were reached by no position.
+    #[cold]
+    #[inline(never)]
+    fn jump_to(&mut self, count: usize, slot: Slot) {
+        if count >= self.peak.len() {
+            self.peak.resize_with((2 * self.peak.len()).max(count + 1), MaybeUninit::uninit);
+        }
+        self.peak[self.top..count].fill(MaybeUninit::new(Slot::default()));
+        self.peak[count].write(slot);
+    }
+
     /// Where things stand, to come back to with [`Positions::take_back`].
     fn mark(&self) -> Mark {
-        Mark { peak: self.peak.len(), history: self.history.len() }
+        Mark { peak: self.top, history: self.history.len() }
     }
 
     /// Forgets the positions recorded since `mark`.
     fn take_back(&mut self, mark: Mark) {
-        self.peak.truncate(mark.peak);
+        self.top = mark.peak;
         for key in self.history.drain(mark.history..) {
             self.table.remove(key);
         }

@@ -67,7 +67,7 @@ struct NodeData {
     ///
     /// The second byte, the `[`, stays so only in a node of a run of marked
     /// nodes that has the next record as its one child (see
-    /// [`Node::run_child`]); any other marked node has [`RUN_END`] there.
+    /// [`Node::plain_run`]); any other marked node has [`RUN_END`] there.
     plain_move: [u8; 4],
 }
 
@@ -433,12 +433,15 @@ impl<'a> Node<'a> {
         Children { tree: self.tree, next: self.data().first_child }
     }
 
-    /// For a node of a run of plain moves the parser wrote together, all
-    /// but its last: its one child, the next node, whose record need not
-    /// be read to know it has no brothers. `None` for any other node.
+    /// For a node the parser marked as a plain move (see
+    /// [`Node::marked_plain_move`]): the moves of the run of marked nodes
+    /// it starts, each the one child of the one before, up to the first
+    /// that may have another child (see [`RUN_END`]; a node outside the
+    /// runs the parser wrote together is a run of its own). `None` for
+    /// a node not marked.
     #[inline]
-    pub fn run_child(&self) -> Option<Node<'a>> {
-        self.data().in_run().then_some(Node { tree: self.tree, id: self.id + 1 })
+    pub fn plain_run(&self) -> Option<PlainRun<'a>> {
+        self.data().is_marked().then_some(PlainRun { tree: self.tree, id: self.id })
     }
 
     pub fn child_count(&self) -> usize {
@@ -522,6 +525,38 @@ impl<'a> Iterator for MainLine<'a> {
         let node = Node { tree: self.tree, id: self.next };
         self.next = node.data().first_child;
         Some(node)
+    }
+}
+
+/// A run of nodes marked as plain moves ([`Node::plain_run`]). A walk
+/// down the main line takes most moves so, each a step to the next
+/// record, where going from node to node read each record through the
+/// tree (a bounds check), its children and its mark apart.
+pub struct PlainRun<'a> {
+    tree: &'a GameTree,
+    id: u32,
+}
+
+impl<'a> PlainRun<'a> {
+    /// Calls `play` with each move of the run in turn, as
+    /// [`Node::marked_plain_move`] gives it; returns the run's last node.
+    #[inline(always)]
+    pub fn for_each_move(self, mut play: impl FnMut(Property<'a>, PropId, [u8; 2])) -> Node<'a> {
+        let tree = self.tree;
+        let mut id = self.id;
+        for data in &tree.nodes[id as usize..] {
+            // Each node but the last of a run written together has the
+            // next record, marked too, as its one child
+            // (`add_marked_chain`).
+            debug_assert!(data.is_marked());
+            let [letter, _, x, y] = data.plain_move;
+            play(Property { tree, index: PLAIN | id }, PropId::of_move_letter(letter), [x, y]);
+            if !data.in_run() {
+                break;
+            }
+            id += 1;
+        }
+        Node { tree, id }
     }
 }
 
@@ -1064,11 +1099,11 @@ pub struct Collection {
 mod tests {
     use super::*;
 
-    /// `run_child` names a node's child only when it is its one child, and
-    /// the runs of plain moves have them (variations, a node not marked, a
+    /// A run of plain moves (`plain_run`) goes on past a node only to its
+    /// one child, and the runs have such nodes (variations, a node not marked, a
     /// run's end and a chain broken by the parser's budget included).
     #[test]
-    fn run_children_are_only_children() {
+    fn runs_go_on_to_only_children() {
         let texts = [
             "(;FF[4];B[aa];W[bb];B[cc](;W[dd];B[ee];W[ff])(;W[gg]))",
             "(;B[aa];W[bb]C[x];B[cc];W[dd]\n;B[ee];W[tt];B[ff]((;W[gg])(;W[hh]);B[ii]))",
@@ -1079,9 +1114,14 @@ mod tests {
         for text in texts {
             for game in &crate::sgf::parse_str(text).collection.games {
                 for node in game.nodes() {
-                    if let Some(child) = node.run_child() {
+                    let Some(run) = node.plain_run() else { continue };
+                    let last = run.for_each_move(|_, _, _| {});
+                    let mut parent = node;
+                    while parent.id() != last.id() {
                         in_runs += 1;
-                        assert_eq!(node.children().map(|c| c.id()).collect::<Vec<_>>(), [child.id()], "{text}");
+                        let child = NodeId(parent.id().0 + 1);
+                        assert_eq!(parent.children().map(|c| c.id()).collect::<Vec<_>>(), [child], "{text}");
+                        parent = game.node(child);
                     }
                 }
             }
