@@ -158,7 +158,7 @@ impl<'t> Parser<'t> {
         if games.is_empty() {
             if self.s.iter().all(|&b| is_space(b)) {
                 self.diag(Code::EmptyFile, 0, "the file is empty");
-            } else if let Some(target) = link_target(&self.s) {
+            } else if let Some(target) = link_target(self.s) {
                 let message = format!("no SGF data found: the file holds only a path, {target} (a symbolic link checked out as a text file?)");
                 self.diag(Code::NotSgf, 0, message);
             } else {
