@@ -96,7 +96,8 @@ pub fn dies_enclosed(stride: usize, cells: &[u8], stones: &[usize], dead: impl F
     let Some(local) = Local::enclose(stride, cells, stones) else {
         return false;
     };
-    if !local.walled_in(cells) || !local.walls_hold(cells, dead) {
+    let position = Position::from_cells(stride, cells);
+    if !local.walled_in(&position, cells) || !local.walls_hold(&position, cells, dead) {
         return false;
     }
     let start = State { cells: cells.to_vec(), ko: None };
@@ -180,9 +181,8 @@ impl Local {
     /// Whether the group is one chain whose liberties outside the regions
     /// touch nothing but it, the attacker's stones and the other points
     /// of the local game.
-    fn walled_in(&self, cells: &[u8]) -> bool {
-        let (chain, _) = chain_at(self.stride, cells, self.group[0], |_| false);
-        chain.len() == self.group.len()
+    fn walled_in(&self, position: &Position, cells: &[u8]) -> bool {
+        position.chain(self.group[0]).0.len() == self.group.len()
             && self.outside.iter().all(|&p| {
                 self.nbrs(p).into_iter().all(|q| match cells[q] {
                     EMPTY => self.is_local(q),
@@ -202,47 +202,30 @@ impl Local {
     /// miss (`KGS2001/2001-03-15-4.sgf`: a wall with two liberties shared
     /// with the group and two outside, which the group fills to make the
     /// wall's own fills self-atari).
-    fn walls_hold(&self, cells: &[u8], dead: impl Fn(usize) -> bool) -> bool {
+    fn walls_hold(&self, position: &Position, cells: &[u8], dead: impl Fn(usize) -> bool) -> bool {
         let attacker = 3 - self.defender;
-        let mut walls: Vec<usize> =
+        let beside: Vec<usize> =
             self.group.iter().chain(&self.outside).flat_map(|&p| self.nbrs(p)).filter(|&q| cells[q] == attacker && !self.is_local(q)).collect();
-        if walls.iter().any(|&w| dead(w)) {
+        if beside.iter().any(|&w| dead(w)) {
             return false;
         }
         let mut met: Vec<usize> = Vec::new();
-        walls.retain(|&w| {
-            let (chain, liberties) = chain_at(self.stride, cells, w, |q| self.is_local(q));
-            let new = !met.contains(&w);
+        for w in beside {
+            if met.contains(&w) {
+                continue;
+            }
+            let (chain, liberties) = position.chain(w);
             met.extend(chain);
-            new && liberties <= self.region.len() + self.outside.len()
-        });
-        walls.into_iter().all(|w| {
-            let mut reading = Position::from_cells(self.stride, cells).with_budget(WALL_RACE_BUDGET);
-            let (group_first, wall_first) = reading.race_values(self.group[0] as Pt, w as Pt);
-            group_first.is_some_and(|v| v <= 0) && wall_first == Some(-1)
-        })
-    }
-}
-
-/// The stones of the chain at `p` and the number of its liberties not
-/// `excluded`.
-fn chain_at(stride: usize, cells: &[u8], p: usize, excluded: impl Fn(usize) -> bool) -> (Vec<usize>, usize) {
-    let color = cells[p];
-    let mut chain = vec![p];
-    let mut liberties: Vec<usize> = Vec::new();
-    let mut i = 0;
-    while i < chain.len() {
-        let s = chain[i];
-        i += 1;
-        for q in nbrs(stride, s) {
-            if cells[q] == color && !chain.contains(&q) {
-                chain.push(q);
-            } else if cells[q] == EMPTY && !excluded(q) && !liberties.contains(&q) {
-                liberties.push(q);
+            if liberties.iter().filter(|&&q| !self.is_local(q)).count() > self.region.len() + self.outside.len() {
+                continue;
+            }
+            let (group_first, wall_first) = position.clone().with_budget(WALL_RACE_BUDGET).race_values(self.group[0] as Pt, w as Pt);
+            if !(group_first.is_some_and(|v| v <= 0) && wall_first == Some(-1)) {
+                return false;
             }
         }
+        true
     }
-    (chain, liberties.len())
 }
 
 /// The stones of the chains among `stones` with a liberty in a small
@@ -586,13 +569,17 @@ mod tests {
         (stride, cells, white as usize)
     }
 
+    /// The diagram (at most 19 wide) with five empty rows below it.
+    fn with_open_ground<'a>(rows: &[&'a str]) -> Vec<&'a str> {
+        let open = &"..................."[..rows[0].len()];
+        rows.iter().copied().chain([open; 5]).collect()
+    }
+
     /// Whether the white group of the diagram lives, Black moving first,
     /// with open ground below the diagram (so that Black's wall is not a
     /// small region itself).
     fn lives(rows: &[&str]) -> bool {
-        let open = ".".repeat(rows[0].len());
-        let rows: Vec<&str> = rows.iter().copied().chain([open.as_str(); 5]).collect();
-        let (stride, cells, white) = diagram(&rows);
+        let (stride, cells, white) = diagram(&with_open_ground(rows));
         lives_enclosed(stride, &cells, &[white]).is_some()
     }
 
@@ -687,16 +674,14 @@ mod tests {
     /// even moving first ([`dies_enclosed`]), no stone on the board dead.
     fn chain_dies(rows: &[&str], x: usize, y: usize) -> bool {
         let (stride, cells, _) = diagram(rows);
-        let (chain, _) = chain_at(stride, &cells, (y + 1) * stride + x + 1, |_| false);
+        let (chain, _) = Position::from_cells(stride, &cells).chain((y + 1) * stride + x + 1);
         dies_enclosed(stride, &cells, &chain, |_| false)
     }
 
     /// [`chain_dies`] for the white group at the top left of the diagram,
     /// with open ground below it (Black's wall has liberties to spare).
     fn dies(rows: &[&str]) -> bool {
-        let open = ".".repeat(rows[0].len());
-        let rows: Vec<&str> = rows.iter().copied().chain([open.as_str(); 5]).collect();
-        chain_dies(&rows, 1, 1)
+        chain_dies(&with_open_ground(rows), 1, 1)
     }
 
     #[test]

@@ -136,7 +136,7 @@ impl Position {
     }
 
     /// The stones of the chain at `p` and its liberties (each sorted).
-    fn chain(&self, p: usize) -> (Vec<usize>, Vec<usize>) {
+    pub(crate) fn chain(&self, p: usize) -> (Vec<usize>, Vec<usize>) {
         let c = self.cells[p];
         let mut seen = Seen::new();
         seen.insert(p);
