@@ -16,19 +16,21 @@
 //! "It dies" is sound only where those assumptions hold
 //! ([`dies_enclosed`]): one chain, walled in (its liberties outside the
 //! regions lead nowhere), the attacker capturing it even when it moves
-//! first, and every wall short of liberties losing its race with the chain
-//! whichever side starts (the reader's race): a wall the chain can
-//! threaten may be in seki with it, which a game on the chain's points
-//! alone does not see.
+//! first. A wall short of liberties may be in seki with the chain, or
+//! fall to it, which a game on the chain's points alone does not see:
+//! unless the reader finds the chain losing its race with that wall
+//! whichever side starts, the wall's liberties are played too, and the
+//! chain capturing a wall wins.
 //!
-//! The search is exact on its positions (a position is the regions' cells,
-//! the ko point and the side to move), memoised, and bounded by a node
+//! The search is exact on its positions (a position is the cells of the
+//! points played, the ko point and the side to move), memoised, and bounded by a node
 //! budget; out of nodes, or too deep (a ko fought round and round), the
 //! answer is "unknown".
 
 use std::collections::HashMap;
 
 use crate::board::Pt;
+
 use crate::score::reader::Position;
 
 const EMPTY: u8 = 0;
@@ -39,6 +41,9 @@ const BORDER: u8 = 3;
 const MAX_REGION_POINTS: usize = 24;
 /// Positions a question may visit before it is answered "unknown".
 const NODE_BUDGET: usize = 4_000;
+/// The same, once the walls that could give way are read too: they give
+/// each side more moves.
+const WALLS_NODE_BUDGET: usize = 10_000;
 /// Nodes the reader may visit for the race of the group with one wall.
 const WALL_RACE_BUDGET: usize = 1_000;
 
@@ -87,21 +92,31 @@ pub fn lives_enclosed(stride: usize, cells: &[u8], stones: &[usize]) -> Option<V
 /// Whether the one chain at `stones` (cells as in [`lives_enclosed`]) dies
 /// even moving first. It must be walled in: its liberties outside its
 /// small regions lead nowhere (no empty point or stone of its colour
-/// beyond them), and the enemy chains around it hold (see
-/// [`Local::walls_hold`]; `dead` tells the stones already called dead).
-/// Then the attacker capturing it there, whatever it plays first, decides
-/// it; the defender not playing its outside liberties loses nothing,
-/// since they lead nowhere.
+/// beyond them), and no enemy chain around it called `dead`. Then the
+/// attacker capturing it there, whatever it plays first, with the walls
+/// that could give way read too ([`Local::with_walls`]), decides it; the
+/// defender not playing its outside liberties loses nothing, since they
+/// lead nowhere.
 pub fn dies_enclosed(stride: usize, cells: &[u8], stones: &[usize], dead: impl Fn(usize) -> bool) -> bool {
     let Some(local) = Local::enclose(stride, cells, stones) else {
         return false;
     };
     let position = Position::from_cells(stride, cells);
-    if !local.walled_in(&position, cells) || !local.walls_hold(&position, cells, dead) {
+    if !local.walled_in(&position, cells) {
         return false;
     }
+    // The walls only help the defender: a group the attacker cannot take
+    // on the group's own points needs them read no further.
     let start = State { cells: cells.to_vec(), ko: None };
-    Search::new(&local, cells.len(), true).solve(&start, false, 0) == Some(true)
+    if Search::new(&local, cells.len(), true).solve(&start, false, 0) != Some(true) {
+        return false;
+    }
+    let Some(local) = local.with_walls(&position, cells, dead) else {
+        return false;
+    };
+    let mut search = Search::new(&local, cells.len(), true);
+    search.budget = WALLS_NODE_BUDGET;
+    search.solve(&start, false, 0) == Some(true)
 }
 
 /// The group and the regions it encloses.
@@ -116,6 +131,12 @@ struct Local {
     /// the defender does not play there (its stones would leave the
     /// regions read).
     outside: Vec<usize>,
+    /// The stones of the enemy chains around the group short of
+    /// liberties ([`Local::with_walls`]): the defender capturing one has
+    /// broken out.
+    walls: Vec<usize>,
+    /// Their liberties off the points above, sorted: both sides play there.
+    wall_liberties: Vec<usize>,
 }
 
 impl Local {
@@ -166,7 +187,7 @@ impl Local {
         }
         region.sort_unstable();
         outside.sort_unstable();
-        Some(Local { stride, defender, group, region, outside })
+        Some(Local { stride, defender, group, region, outside, walls: Vec::new(), wall_liberties: Vec::new() })
     }
 
     fn nbrs(&self, p: usize) -> [usize; 4] {
@@ -175,7 +196,12 @@ impl Local {
 
     /// Whether `p` is one of the points played in the local game.
     fn is_local(&self, p: usize) -> bool {
-        self.region.binary_search(&p).is_ok() || self.outside.binary_search(&p).is_ok()
+        [&self.region, &self.outside, &self.wall_liberties].iter().any(|points| points.binary_search(&p).is_ok())
+    }
+
+    /// Every point played in the local game.
+    fn points(&self) -> impl Iterator<Item = &usize> {
+        self.region.iter().chain(&self.outside).chain(&self.wall_liberties)
     }
 
     /// Whether the group is one chain whose liberties outside the regions
@@ -192,39 +218,57 @@ impl Local {
             })
     }
 
-    /// Whether every enemy chain beside the group or its outside
-    /// liberties is a wall that holds: not `dead` (stones the group takes
-    /// are no wall), and either with more liberties off the local game
-    /// than the local game has points, or one the reader finds the group
-    /// loses its race to whichever side moves first. A race the group
-    /// does not lose when the wall's side moves first may be a seki the
-    /// local game, which never plays the wall's outside liberties, would
-    /// miss (`KGS2001/2001-03-15-4.sgf`: a wall with two liberties shared
-    /// with the group and two outside, which the group fills to make the
-    /// wall's own fills self-atari).
-    fn walls_hold(&self, position: &Position, cells: &[u8], dead: impl Fn(usize) -> bool) -> bool {
+    /// Whether the reader finds the group losing its race with the wall at
+    /// `w` whichever side moves first: such a wall needs no reading of
+    /// its own.
+    fn loses_race(&self, position: &Position, w: usize) -> bool {
+        let (group_first, wall_first) = position.clone().with_budget(WALL_RACE_BUDGET).race_values(self.group[0] as Pt, w as Pt);
+        group_first.is_some_and(|v| v <= 0) && wall_first == Some(-1)
+    }
+
+    /// The local game grown by the walls that could give way: every enemy
+    /// chain beside the group or its outside liberties with no more
+    /// liberties off the local game than the local game has points, unless
+    /// the group loses its race with it ([`Local::loses_race`]). Their
+    /// liberties join the points played, and the defender capturing one
+    /// of them wins: a wall the group can threaten may be in seki with it
+    /// (`KGS2001/2001-03-15-4.sgf`: a wall with two liberties shared with
+    /// the group and two outside, which the group fills to make the wall's
+    /// own fills self-atari). `None` if one of them is `dead` (stones the
+    /// group takes are no wall) or the points grow past
+    /// [`MAX_REGION_POINTS`]. The wall's side extending it beyond those
+    /// liberties is not read: that only makes the walls weaker than they
+    /// are, so "it dies" stays sound.
+    fn with_walls(mut self, position: &Position, cells: &[u8], dead: impl Fn(usize) -> bool) -> Option<Local> {
         let attacker = 3 - self.defender;
         let beside: Vec<usize> =
             self.group.iter().chain(&self.outside).flat_map(|&p| self.nbrs(p)).filter(|&q| cells[q] == attacker && !self.is_local(q)).collect();
         if beside.iter().any(|&w| dead(w)) {
-            return false;
+            return None;
         }
+        let room = self.region.len() + self.outside.len();
+        let (mut walls, mut wall_liberties) = (Vec::new(), Vec::new());
         let mut met: Vec<usize> = Vec::new();
         for w in beside {
             if met.contains(&w) {
                 continue;
             }
             let (chain, liberties) = position.chain(w);
-            met.extend(chain);
-            if liberties.iter().filter(|&&q| !self.is_local(q)).count() > self.region.len() + self.outside.len() {
-                continue;
-            }
-            let (group_first, wall_first) = position.clone().with_budget(WALL_RACE_BUDGET).race_values(self.group[0] as Pt, w as Pt);
-            if !(group_first.is_some_and(|v| v <= 0) && wall_first == Some(-1)) {
-                return false;
+            met.extend(&chain);
+            let off: Vec<usize> = liberties.into_iter().filter(|&q| !self.is_local(q)).collect();
+            if off.len() <= room && !self.loses_race(position, w) {
+                walls.extend(chain);
+                wall_liberties.extend(off);
             }
         }
-        true
+        wall_liberties.sort_unstable();
+        wall_liberties.dedup();
+        if room + wall_liberties.len() > MAX_REGION_POINTS {
+            return None;
+        }
+        self.walls = walls;
+        self.wall_liberties = wall_liberties;
+        Some(self)
     }
 }
 
@@ -280,6 +324,8 @@ struct State {
 
 struct Search<'a> {
     local: &'a Local,
+    /// Positions it may visit before it answers "unknown".
+    budget: usize,
     /// Who wins from a position with a side to move, by its key.
     memo: HashMap<u64, bool>,
     nodes: usize,
@@ -299,12 +345,22 @@ struct Search<'a> {
 
 impl<'a> Search<'a> {
     fn new(local: &'a Local, points: usize, wall_safe_fills: bool) -> Search<'a> {
-        Search { local, memo: HashMap::new(), nodes: 0, walked: vec![0; points], walk: 0, last: 0, wall_safe_fills, chain_of: vec![usize::MAX; points] }
+        Search {
+            local,
+            budget: NODE_BUDGET,
+            memo: HashMap::new(),
+            nodes: 0,
+            walked: vec![0; points],
+            walk: 0,
+            last: 0,
+            wall_safe_fills,
+            chain_of: vec![usize::MAX; points],
+        }
     }
 
     fn key(&self, state: &State, attacker_to_move: bool) -> u64 {
         let mut key = 0u64;
-        for &p in self.local.region.iter().chain(&self.local.outside) {
+        for &p in self.local.points() {
             key = key << 2 | u64::from(state.cells[p]);
         }
         let ko = state.ko.map_or(0, |k| self.local.region.binary_search(&k).map_or(0, |i| i as u64 + 1));
@@ -316,7 +372,7 @@ impl<'a> Search<'a> {
     /// search could not tell.
     fn solve(&mut self, state: &State, attacker_to_move: bool, depth: usize) -> Option<bool> {
         self.nodes += 1;
-        if self.nodes > NODE_BUDGET || depth > 4 * self.local.region.len() + 8 {
+        if self.nodes > self.budget || depth > 4 * self.local.region.len() + 8 {
             return None;
         }
         let key = self.key(state, attacker_to_move);
@@ -370,6 +426,12 @@ impl<'a> Search<'a> {
             if !self.play(&mut next, p, defender) {
                 continue;
             }
+            if self.local.walls.iter().any(|&w| next.cells[w] != 3 - defender) {
+                return Some(false);
+            }
+            if self.self_atari_on_wall(&next, p) {
+                continue;
+            }
             match self.solve(&next, true, depth + 1) {
                 Some(false) => return Some(false),
                 None => unknown = true,
@@ -389,6 +451,13 @@ impl<'a> Search<'a> {
     /// take it there, off the points the local game plays.
     fn self_atari_outside(&mut self, state: &State, p: usize) -> bool {
         self.local.region.binary_search(&p).is_err() && self.chain(&state.cells, p).1 < 2
+    }
+
+    /// Whether the defender's stone just played at `p`, on a wall's
+    /// liberty, is in atari: the wall's side would take it, likely off the
+    /// points the local game plays.
+    fn self_atari_on_wall(&mut self, state: &State, p: usize) -> bool {
+        self.local.wall_liberties.binary_search(&p).is_ok() && self.chain(&state.cells, p).1 < 2
     }
 
     /// Plays `color` at `p` if legal (empty, not the ko point, not
@@ -456,6 +525,7 @@ impl<'a> Search<'a> {
             .region
             .iter()
             .chain(outside)
+            .chain(&self.local.wall_liberties)
             .filter(|&&p| state.cells[p] == EMPTY && state.ko != Some(p))
             .map(|&p| (self.local.nbrs(p).iter().filter(|&&q| state.cells[q] == EMPTY).count(), p))
             .collect();
@@ -736,5 +806,37 @@ mod tests {
             "...OO.O.O.....OXX..",
         ];
         assert!(!chain_dies(&rows, 4, 5));
+    }
+
+    #[test]
+    fn a_short_wall_the_chain_cannot_fill_leaves_it_dead() {
+        // KGS2002/2002-09-18-2.sgf, the final position. The white chain
+        // at D1 has three liberties, G1 beside the three black stones
+        // inside it and G6 and J1 on open ground; White takes the three
+        // at G1 and Black kills in the bent three they leave. The black
+        // wall B2-C2-C1 has two liberties, A2 and B1, each self-atari for
+        // White: the wall holds, as GNU Go also finds.
+        let rows = [
+            ".OXXXXXXO..OXXX....",
+            "O.OOX.XOOOOOOOXX.X.",
+            ".OOXXX.XOXXOOXX....",
+            "..OXOOXXXXOO.OOXXXX",
+            "OOOXOOX.XXXXO.OXOOX",
+            "O.OXOXX.XOOOOOOOOXX",
+            "..OOOOX.XOXXXXXOOXX",
+            "O..O.OX.XOOXXOOOXOO",
+            "..OOOXXXOXXX.XXXXO.",
+            "O....OXOOOOX..XOO.O",
+            ".OO.OOO.OXXXOOXXOO.",
+            "OOOOOXOOOX.XOXXXOXO",
+            "XOOOOXXXOOX.OXOOOX.",
+            "XXOXXX.XXXXXX.XOX.X",
+            "XXXXXXOOX.XOXXXOXX.",
+            "XXOXOXXOOXXOOXOXXXO",
+            "XOOOOOXOXXXO.OOOXOO",
+            ".XXOXOOOX.XO...OO..",
+            "..XOXX.O.XOO.....OO",
+        ];
+        assert!(chain_dies(&rows, 3, 18));
     }
 }

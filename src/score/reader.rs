@@ -33,6 +33,9 @@
 //! Go's reading (attack and defence of strings, semeai, eye shapes) and of
 //! Benson's algorithm; no code is taken from any program.
 
+use std::collections::HashMap;
+use std::hash::{DefaultHasher, Hash, Hasher};
+
 use crate::board::{Board, Cell, MAX_SIZE, Pt};
 
 /// A chain with this many liberties is out of tactical danger.
@@ -378,13 +381,14 @@ impl Position {
         if (ca != BLACK && ca != WHITE) || cb != other(ca) {
             return (None, None);
         }
+        let mut read = RaceTable::default();
         let mut first = self.clone();
         first.ko = 0;
-        let a_first = first.race_value(a, b, ca, ca, 0, -1, 1);
+        let a_first = first.race_value(&mut read, a, b, ca, ca, 0, -1, 1);
         let mut second = self.clone();
         second.ko = 0;
         second.nodes = first.nodes;
-        let b_first = second.race_value(a, b, ca, cb, 0, -1, 1);
+        let b_first = second.race_value(&mut read, a, b, ca, cb, 0, -1, 1);
         self.nodes = second.nodes;
         (a_first, b_first)
     }
@@ -429,10 +433,7 @@ impl Position {
     /// seki, -1 `a` is captured; `to_move` plays, `passes` in a row so
     /// far, alpha-beta window [alpha, beta]. `None`: the budget ran out.
     #[allow(clippy::too_many_arguments)]
-    fn race_value(&mut self, a: usize, b: usize, ca: u8, to_move: u8, passes: u8, mut alpha: i8, mut beta: i8) -> Option<i8> {
-        if !self.spend() {
-            return None;
-        }
+    fn race_value(&mut self, read: &mut RaceTable, a: usize, b: usize, ca: u8, to_move: u8, passes: u8, mut alpha: i8, mut beta: i8) -> Option<i8> {
         if self.cells[a] != ca {
             return Some(-1);
         }
@@ -442,6 +443,14 @@ impl Position {
         if passes >= 2 {
             return Some(0);
         }
+        let key = self.race_key(to_move, passes);
+        if let Some(v) = read.settles(key, alpha, beta) {
+            return Some(v);
+        }
+        if !self.spend() {
+            return None;
+        }
+        let window = (alpha, beta);
         let (la, lb) = (self.liberties(a), self.liberties(b));
         // A chain far ahead in liberties has won: the other cannot fill
         // them all before being captured.
@@ -499,7 +508,7 @@ impl Position {
                     passes + 1
                 }
             };
-            let v = next.race_value(a, b, ca, other(to_move), next_passes, alpha, beta);
+            let v = next.race_value(read, a, b, ca, other(to_move), next_passes, alpha, beta);
             self.nodes = next.nodes;
             let Some(v) = v else {
                 unknown = true;
@@ -522,7 +531,58 @@ impl Position {
         if unknown && best != ideal {
             return None;
         }
+        read.store(key, best, window);
         Some(best)
+    }
+
+    /// The key of a race position: the cells, the ko point, the side to
+    /// move and the passes before it.
+    fn race_key(&self, to_move: u8, passes: u8) -> u64 {
+        let mut h = DefaultHasher::new();
+        (&self.cells, self.ko, to_move, passes).hash(&mut h);
+        h.finish()
+    }
+}
+
+/// The race values already read, by position, each with what the
+/// alpha-beta window it was read in makes of it: filling the same
+/// liberties in another order reaches the same position, which the search
+/// would otherwise read again for every order.
+#[derive(Default)]
+struct RaceTable(HashMap<u64, (i8, Bound)>);
+
+/// What a value read in a window says of the position's value.
+#[derive(Clone, Copy)]
+enum Bound {
+    Exact,
+    /// The value is at least this (the search stopped at the window's top).
+    AtLeast,
+    /// The value is at most this (nothing reached the window's bottom).
+    AtMost,
+}
+
+impl RaceTable {
+    /// The position's value if what was read of it settles it in the
+    /// window `alpha`..`beta`.
+    fn settles(&self, key: u64, alpha: i8, beta: i8) -> Option<i8> {
+        let &(v, bound) = self.0.get(&key)?;
+        match bound {
+            Bound::Exact => Some(v),
+            Bound::AtLeast if v >= beta => Some(v),
+            Bound::AtMost if v <= alpha => Some(v),
+            _ => None,
+        }
+    }
+
+    fn store(&mut self, key: u64, v: i8, (alpha, beta): (i8, i8)) {
+        let bound = if v <= alpha {
+            Bound::AtMost
+        } else if v >= beta {
+            Bound::AtLeast
+        } else {
+            Bound::Exact
+        };
+        self.0.insert(key, (v, bound));
     }
 }
 
