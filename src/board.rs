@@ -278,6 +278,15 @@ impl Board {
         [p - s, p - 1, p + 1, p + s]
     }
 
+    /// [`Board::neighbors`] as indexes of the records: sums of `usize`
+    /// need no zero extension after them, as a `Pt`'s 16-bit wrap did
+    /// (an instruction a neighbour on every move).
+    #[inline(always)]
+    fn neighbor_indexes(&self, p: Pt) -> [usize; 4] {
+        let (p, s) = (usize::from(p), self.stride);
+        [p - s, p - 1, p + 1, p + s]
+    }
+
     /// Zobrist hash of the stones alone (positional).
     pub fn hash(&self) -> u64 {
         self.hash
@@ -436,7 +445,7 @@ impl Board {
         let own = Cell::of(color);
         self.stone_count += 1;
         self.hash ^= KEYS.stone(p, color);
-        let [n0, n1, n2, n3] = self.neighbors(p);
+        let [n0, n1, n2, n3] = self.neighbor_indexes(p);
         // The records' address read once, not again after each store
         // through it (which the compiler cannot tell from a write to the
         // board's own fields once this is inlined).
@@ -445,7 +454,7 @@ impl Board {
         let mut empties = 0;
         let mut least = u16::MAX;
         let enemy = Cell::of(color.opponent());
-        let mut touch = |spots: &mut [Spot], n: Pt| {
+        let mut touch = |spots: &mut [Spot], n: usize| {
             let spot = at(spots, n);
             // Counted below, once the chain is merged and its head known.
             empties += (spot.cell == Cell::Empty) as u16;
@@ -677,18 +686,20 @@ fn not_empty(p: Pt) -> ! {
 /// of [`Board::spot`], on the board's records or a slice of them held in a
 /// register.
 #[inline(always)]
-fn at(spots: &[Spot], p: Pt) -> Spot {
-    debug_assert!((p as usize) < spots.len());
+fn at(spots: &[Spot], p: impl Into<usize>) -> Spot {
+    let p = p.into();
+    debug_assert!(p < spots.len());
     // SAFETY: `p` is an index of `spots` (see `Board::spot`).
-    *unsafe { spots.get_unchecked(p as usize) }
+    *unsafe { spots.get_unchecked(p) }
 }
 
 /// [`at`], to change.
 #[inline(always)]
-fn at_mut(spots: &mut [Spot], p: Pt) -> &mut Spot {
-    debug_assert!((p as usize) < spots.len());
+fn at_mut(spots: &mut [Spot], p: impl Into<usize>) -> &mut Spot {
+    let p = p.into();
+    debug_assert!(p < spots.len());
     // SAFETY: `p` is an index of `spots` (see `Board::spot`).
-    unsafe { spots.get_unchecked_mut(p as usize) }
+    unsafe { spots.get_unchecked_mut(p) }
 }
 
 /// Joins the chain of `p`, the stone just put, with the chain headed
