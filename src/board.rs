@@ -155,6 +155,7 @@ struct Spot {
     /// two of 255 or more are rare enough that either will do.
     stones: u8,
     /// For a stone: the chain's head point. Chain data lives at the head.
+    /// For an empty point or the border: [`NO_CHAIN`].
     head: Pt,
     /// For a stone: the next stone of its chain (circular).
     next: Pt,
@@ -166,9 +167,15 @@ struct Spot {
 const _: () = assert!(std::mem::size_of::<Spot>() == 8);
 
 impl Spot {
-    const EMPTY: Spot = Spot { cell: Cell::Empty, stones: 0, head: 0, next: 0, libs: 0 };
+    const EMPTY: Spot = Spot { cell: Cell::Empty, stones: 0, head: NO_CHAIN, next: 0, libs: 0 };
     const BORDER: Spot = Spot { cell: Cell::Border, ..Spot::EMPTY };
 }
+
+/// The `head` of every record that holds no stone: record 0, a corner
+/// of the border, whose `libs` nothing reads. A move takes a liberty from
+/// each neighbour's head, a stone's chain or this record, with no test of
+/// what the neighbour holds (two instructions a neighbour on every move).
+const NO_CHAIN: Pt = 0;
 
 /// Side of the board most games are played on.
 const COMMON_SIZE: usize = 19;
@@ -459,13 +466,11 @@ impl Board {
             // Counted below, once the chain is merged and its head known.
             empties += (spot.cell == Cell::Empty) as u16;
             // A stone's chain loses the liberty `p` was (each chain next to
-            // `p` counted it: one at least is left to take). No branch on
-            // the cell, whose value is as good as random move to move: for
-            // an empty or border point `head` is stale or 0, still a point
-            // of the board, and nothing is taken from it.
-            let stone = matches!(spot.cell, Cell::Black | Cell::White);
+            // `p` counted it: one at least is left to take). No test of the
+            // cell, whose value is as good as random move to move: an empty
+            // or border point's head is `NO_CHAIN`, which may go below 0.
             let libs = &mut at_mut(spots, spot.head).libs;
-            *libs -= stone as u16;
+            *libs = libs.wrapping_sub(1);
             // The fewest liberties left to an enemy chain next to `p`: 0
             // says one is to capture. A minimum, where an `||` of tests kept
             // four flags that spilled to the stack (2.5% of a check).
@@ -499,8 +504,8 @@ impl Board {
         let mut q = p;
         loop {
             let spot = self.spot_mut(q);
-            spot.cell = Cell::Empty;
             let next = spot.next;
+            *spot = Spot::EMPTY;
             self.hash ^= KEYS.stone(q, color);
             out.push(q);
             q = next;
@@ -535,7 +540,9 @@ impl Board {
             self.hash ^= KEYS.stone(p, new);
             self.stone_count += 1;
         }
-        self.spots[pi].cell = cell;
+        // A stone's links are made by the rebuild; an empty point's head
+        // is `NO_CHAIN` from now.
+        self.spots[pi] = Spot { cell, ..Spot::EMPTY };
     }
 
     /// Recomputes every chain from the stones (after setup). O(board).
@@ -562,7 +569,7 @@ impl Board {
             let spot = &mut self.spots[p as usize];
             if let Some(color) = spot.cell.color() {
                 stones.push((p, color));
-                spot.cell = Cell::Empty;
+                *spot = Spot::EMPTY;
             }
         }
         debug_assert_eq!(stones.len(), self.stone_count as usize, "every stone is among the points set");
@@ -584,7 +591,7 @@ impl Board {
             for (i, spot) in spots.iter_mut().enumerate() {
                 if let Some(color) = spot.cell.color() {
                     stones.push(((first + i) as Pt, color));
-                    spot.cell = Cell::Empty;
+                    *spot = Spot::EMPTY;
                 }
             }
         };
@@ -890,8 +897,10 @@ mod tests {
     }
 
     /// Every stone's `head` is one stone of its chain, the same for all,
-    /// which holds the chain's size and its pseudo-liberties.
+    /// which holds the chain's size and its pseudo-liberties; an empty
+    /// point's is `NO_CHAIN`.
     fn assert_heads_hold_their_chains(b: &Board) {
+        assert!(b.points().filter(|&p| b.cell(p) == Cell::Empty).all(|p| b.spots[p as usize].head == NO_CHAIN));
         for p in b.points().filter(|&p| b.cell(p) != Cell::Empty) {
             let chain = b.chain(p);
             let head = b.spots[p as usize].head;
