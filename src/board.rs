@@ -155,6 +155,7 @@ struct Spot {
     /// two of 255 or more are rare enough that either will do.
     stones: u8,
     /// For a stone: the chain's head point. Chain data lives at the head.
+    /// For an empty point or the border: [`NO_CHAIN`].
     head: Pt,
     /// For a stone: the next stone of its chain (circular).
     next: Pt,
@@ -166,9 +167,15 @@ struct Spot {
 const _: () = assert!(std::mem::size_of::<Spot>() == 8);
 
 impl Spot {
-    const EMPTY: Spot = Spot { cell: Cell::Empty, stones: 0, head: 0, next: 0, libs: 0 };
+    const EMPTY: Spot = Spot { cell: Cell::Empty, stones: 0, head: NO_CHAIN, next: 0, libs: 0 };
     const BORDER: Spot = Spot { cell: Cell::Border, ..Spot::EMPTY };
 }
+
+/// The `head` of every record that holds no stone: record 0, a corner
+/// of the border, whose `libs` nothing reads. A move takes a liberty from
+/// each neighbour's head, a stone's chain or this record, with no test of
+/// what the neighbour holds (two instructions a neighbour on every move).
+const NO_CHAIN: Pt = 0;
 
 /// Side of the board most games are played on.
 const COMMON_SIZE: usize = 19;
@@ -275,6 +282,15 @@ impl Board {
     /// The four orthogonal neighbours (some may be border cells).
     pub fn neighbors(&self, p: Pt) -> [Pt; 4] {
         let s = self.stride as Pt;
+        [p - s, p - 1, p + 1, p + s]
+    }
+
+    /// [`Board::neighbors`] as indexes of the records: sums of `usize`
+    /// need no zero extension after them, as a `Pt`'s 16-bit wrap did
+    /// (an instruction a neighbour on every move).
+    #[inline(always)]
+    fn neighbor_indexes(&self, p: Pt) -> [usize; 4] {
+        let (p, s) = (usize::from(p), self.stride);
         [p - s, p - 1, p + 1, p + s]
     }
 
@@ -436,7 +452,7 @@ impl Board {
         let own = Cell::of(color);
         self.stone_count += 1;
         self.hash ^= KEYS.stone(p, color);
-        let [n0, n1, n2, n3] = self.neighbors(p);
+        let [n0, n1, n2, n3] = self.neighbor_indexes(p);
         // The records' address read once, not again after each store
         // through it (which the compiler cannot tell from a write to the
         // board's own fields once this is inlined).
@@ -445,18 +461,16 @@ impl Board {
         let mut empties = 0;
         let mut least = u16::MAX;
         let enemy = Cell::of(color.opponent());
-        let mut touch = |spots: &mut [Spot], n: Pt| {
+        let mut touch = |spots: &mut [Spot], n: usize| {
             let spot = at(spots, n);
             // Counted below, once the chain is merged and its head known.
             empties += (spot.cell == Cell::Empty) as u16;
             // A stone's chain loses the liberty `p` was (each chain next to
-            // `p` counted it: one at least is left to take). No branch on
-            // the cell, whose value is as good as random move to move: for
-            // an empty or border point `head` is stale or 0, still a point
-            // of the board, and nothing is taken from it.
-            let stone = matches!(spot.cell, Cell::Black | Cell::White);
+            // `p` counted it: one at least is left to take). No test of the
+            // cell, whose value is as good as random move to move: an empty
+            // or border point's head is `NO_CHAIN`, which may go below 0.
             let libs = &mut at_mut(spots, spot.head).libs;
-            *libs -= stone as u16;
+            *libs = libs.wrapping_sub(1);
             // The fewest liberties left to an enemy chain next to `p`: 0
             // says one is to capture. A minimum, where an `||` of tests kept
             // four flags that spilled to the stack (2.5% of a check).
@@ -490,8 +504,8 @@ impl Board {
         let mut q = p;
         loop {
             let spot = self.spot_mut(q);
-            spot.cell = Cell::Empty;
             let next = spot.next;
+            *spot = Spot::EMPTY;
             self.hash ^= KEYS.stone(q, color);
             out.push(q);
             q = next;
@@ -526,7 +540,9 @@ impl Board {
             self.hash ^= KEYS.stone(p, new);
             self.stone_count += 1;
         }
-        self.spots[pi].cell = cell;
+        // A stone's links are made by the rebuild; an empty point's head
+        // is `NO_CHAIN` from now.
+        self.spots[pi] = Spot { cell, ..Spot::EMPTY };
     }
 
     /// Recomputes every chain from the stones (after setup). O(board).
@@ -553,7 +569,7 @@ impl Board {
             let spot = &mut self.spots[p as usize];
             if let Some(color) = spot.cell.color() {
                 stones.push((p, color));
-                spot.cell = Cell::Empty;
+                *spot = Spot::EMPTY;
             }
         }
         debug_assert_eq!(stones.len(), self.stone_count as usize, "every stone is among the points set");
@@ -575,7 +591,7 @@ impl Board {
             for (i, spot) in spots.iter_mut().enumerate() {
                 if let Some(color) = spot.cell.color() {
                     stones.push(((first + i) as Pt, color));
-                    spot.cell = Cell::Empty;
+                    *spot = Spot::EMPTY;
                 }
             }
         };
@@ -677,18 +693,20 @@ fn not_empty(p: Pt) -> ! {
 /// of [`Board::spot`], on the board's records or a slice of them held in a
 /// register.
 #[inline(always)]
-fn at(spots: &[Spot], p: Pt) -> Spot {
-    debug_assert!((p as usize) < spots.len());
+fn at(spots: &[Spot], p: impl Into<usize>) -> Spot {
+    let p = p.into();
+    debug_assert!(p < spots.len());
     // SAFETY: `p` is an index of `spots` (see `Board::spot`).
-    *unsafe { spots.get_unchecked(p as usize) }
+    *unsafe { spots.get_unchecked(p) }
 }
 
 /// [`at`], to change.
 #[inline(always)]
-fn at_mut(spots: &mut [Spot], p: Pt) -> &mut Spot {
-    debug_assert!((p as usize) < spots.len());
+fn at_mut(spots: &mut [Spot], p: impl Into<usize>) -> &mut Spot {
+    let p = p.into();
+    debug_assert!(p < spots.len());
     // SAFETY: `p` is an index of `spots` (see `Board::spot`).
-    unsafe { spots.get_unchecked_mut(p as usize) }
+    unsafe { spots.get_unchecked_mut(p) }
 }
 
 /// Joins the chain of `p`, the stone just put, with the chain headed
@@ -879,8 +897,10 @@ mod tests {
     }
 
     /// Every stone's `head` is one stone of its chain, the same for all,
-    /// which holds the chain's size and its pseudo-liberties.
+    /// which holds the chain's size and its pseudo-liberties; an empty
+    /// point's is `NO_CHAIN`.
     fn assert_heads_hold_their_chains(b: &Board) {
+        assert!(b.points().filter(|&p| b.cell(p) == Cell::Empty).all(|p| b.spots[p as usize].head == NO_CHAIN));
         for p in b.points().filter(|&p| b.cell(p) != Cell::Empty) {
             let chain = b.chain(p);
             let head = b.spots[p as usize].head;

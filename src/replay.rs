@@ -501,8 +501,9 @@ struct Replayer {
     in_branch: bool,
     /// Child index taken at each branch point on the current line.
     path: Vec<u32>,
-    /// Stones removed by the move being played (kept to reuse its
-    /// buffer): captured, or the mover's own after a suicide.
+    /// Stones removed by the last move that removed any (kept to reuse
+    /// its buffer): captured, or the mover's own after a suicide. Stale
+    /// after a move that removes none, which does not clear it.
     captured: Vec<Pt>,
     diagnostics: Vec<Diagnostic>,
     moves: usize,
@@ -800,7 +801,6 @@ impl Replayer {
         }
         // Nothing is written between this look at the point and
         // `put_stone`'s own, which then goes.
-        self.captured.clear();
         if self.state.board.cell(pt) != Cell::Empty {
             return self.occupied(color, pt, prop);
         }
@@ -808,7 +808,7 @@ impl Replayer {
             return self.removing(removal, color, pt, prop);
         }
         self.state.ko = NO_KO;
-        self.check_repetition(color, pt, prop);
+        self.check_repetition(color, pt, prop, false);
     }
 
     /// The end of [`Replayer::play`] for a move that removes stones: its
@@ -817,6 +817,7 @@ impl Replayer {
     /// of what was removed.
     #[inline(never)]
     fn removing(&mut self, removal: Removal, color: Color, pt: Pt, prop: Property<'_>) {
+        self.captured.clear();
         let suicided = self.state.board.remove(removal, color, pt, &mut self.captured);
         self.state.ko = match self.captured.as_slice() {
             [single] if suicided == 0 && self.state.board.is_lone_stone(pt) && self.single_liberty(pt) => ko_ban(*single, color.opponent()),
@@ -826,7 +827,7 @@ impl Replayer {
             // The forbidden suicide is the error; the position it leaves is no news.
             return;
         }
-        self.check_repetition(color, pt, prop);
+        self.check_repetition(color, pt, prop, true);
     }
 
     /// `double-move` and `move-after-end`.
@@ -924,20 +925,26 @@ impl Replayer {
     }
 
     /// Superko (where the rules forbid recurrence) or repeated-position,
-    /// for the move just played at `pt`.
+    /// for the move just played at `pt`; `removed`: it removed stones,
+    /// which `captured` holds.
     #[inline(always)]
-    fn check_repetition(&mut self, color: Color, pt: Pt, prop: Property<'_>) {
+    fn check_repetition(&mut self, color: Color, pt: Pt, prop: Property<'_>, removed: bool) {
         let key = self.key(color.opponent());
         let n = self.state.move_number;
         let Some(first) = self.positions.first_or_insert(key, self.state.board.stone_count(), n, self.in_branch) else { return };
-        self.repetition(color, pt, prop, first);
+        self.repetition(color, pt, prop, first, removed);
     }
 
     /// Reports the return to the position first reached at move `first`:
     /// once per line under simple ko, once per cycle entered under superko.
     #[cold]
     #[inline(never)]
-    fn repetition(&mut self, color: Color, pt: Pt, prop: Property<'_>, first: u32) {
+    fn repetition(&mut self, color: Color, pt: Pt, prop: Property<'_>, first: u32, removed: bool) {
+        if !removed {
+            // Stones of an earlier move: only a move that removes stones
+            // clears the buffer (`removing`), not the others (a store a move).
+            self.captured.clear();
+        }
         let (text, offset) = (move_text(prop), prop.offset());
         let n = self.state.move_number;
         let already_ko = self.diagnostics.last().is_some_and(|d| d.code == Code::Ko && d.move_number == Some(n));
