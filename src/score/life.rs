@@ -23,14 +23,13 @@
 //! chain capturing a wall wins.
 //!
 //! The search is exact on its positions (a position is the cells of the
-//! points played, the ko point and the side to move), memoised, and bounded by a node
-//! budget; out of nodes, or too deep (a ko fought round and round), the
-//! answer is "unknown".
+//! points played, the ko point and the side to move), memoised, and
+//! bounded by a node budget; out of nodes, or too deep (a ko fought round
+//! and round), the answer is "unknown".
 
 use std::collections::HashMap;
 
 use crate::board::Pt;
-
 use crate::score::reader::Position;
 
 const EMPTY: u8 = 0;
