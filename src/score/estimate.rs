@@ -69,8 +69,8 @@
 //!    two eyes.
 //! 7. The other way round, a living chain walled in with small regions
 //!    of its own is dead if the attacker captures it there even when it
-//!    moves first (`score::life`, the same search, with every wall short
-//!    of liberties winning its race with the chain whoever starts): the
+//!    moves first (`score::life`, the same search, with the walls short
+//!    of liberties that could give way read in it too): the
 //!    playouts let it take the stones inside its eye space and keep the
 //!    eyes that leaves, where the attacker plays again inside (a nakade).
 //!
