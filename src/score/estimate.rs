@@ -409,6 +409,11 @@ impl Estimator {
         &self.stones[c.start as usize..(c.start + c.len) as usize]
     }
 
+    /// Whether `p` holds a stone of a pass-alive chain.
+    fn settled(&self, p: usize) -> bool {
+        self.chain_of[p] != NO_CHAIN && self.pass_alive[self.chain_of[p] as usize]
+    }
+
     fn run(&self, params: &Params) -> Estimate {
         let nchains = self.chains.len();
         let (pass_alive, sure_dead) = (&self.pass_alive, &self.sure_dead);
@@ -558,7 +563,8 @@ impl Estimator {
                 self.kill_groups_without_room(&linked, &root, &in_seki, &mut dead_chain);
             }
             self.keep_enclosed_living(&linked, &root, &mut dead_chain);
-            self.kill_enclosed_dying(&linked, &mut dead_chain);
+            let killed = self.kill_enclosed_dying(&linked, &mut dead_chain);
+            self.kill_broken_seki(&killed, &linked, &mut dead_chain);
         }
         self.kill_bent_fours(&mut dead_chain);
 
@@ -879,6 +885,7 @@ impl Estimator {
     fn keep_enclosed_living(&self, linked: &[bool], root: &[usize], dead_chain: &mut [bool]) {
         let n = self.chains.len();
         let mut asked = vec![false; n];
+        let settled = |p| self.settled(p);
         for id in 0..n {
             if !linked[id] || !dead_chain[id] || asked[root[id]] {
                 continue;
@@ -886,7 +893,7 @@ impl Estimator {
             asked[root[id]] = true;
             let group = (id..n).filter(|&j| linked[j] && root[j] == root[id]);
             let stones: Vec<usize> = group.flat_map(|j| self.chain_stones(j).iter().copied()).collect();
-            if let Some(living) = life::lives_enclosed(self.stride, &self.cells, &stones) {
+            if let Some(living) = life::lives_enclosed(self.stride, &self.cells, &stones, &settled) {
                 for p in living {
                     dead_chain[self.chain_of[p] as usize] = false;
                 }
@@ -896,13 +903,53 @@ impl Estimator {
 
     /// Step 7 of the method: a living chain walled in with small regions
     /// of its own is dead if the attacker captures it there even with the
-    /// chain's side moving first ([`life::dies_enclosed`]).
-    fn kill_enclosed_dying(&self, linked: &[bool], dead_chain: &mut [bool]) {
+    /// chain's side moving first ([`life::dies_enclosed`]). Returns the
+    /// chains it kills.
+    fn kill_enclosed_dying(&self, linked: &[bool], dead_chain: &mut [bool]) -> Vec<usize> {
+        let settled = |p| self.settled(p);
+        let mut killed = Vec::new();
         for id in 0..self.chains.len() {
             let dead = |p: usize| dead_chain[self.chain_of[p] as usize];
-            if linked[id] && !dead_chain[id] && life::dies_enclosed(self.stride, &self.cells, self.chain_stones(id), dead) {
+            if linked[id] && !dead_chain[id] && life::dies_enclosed(self.stride, &self.cells, self.chain_stones(id), &settled, dead) {
                 dead_chain[id] = true;
+                killed.push(id);
             }
+        }
+        killed
+    }
+
+    /// A seki the chains killed by step 7 held up: a living chain whose
+    /// every liberty is also one of an enemy chain beside a killed one
+    /// loses its race with it once the dead chains are taken off (that
+    /// chain gains their points as liberties), whichever side moves first.
+    fn kill_broken_seki(&self, killed: &[usize], linked: &[bool], dead_chain: &mut [bool]) {
+        let position = reader::Position::from_cells(self.stride, &self.without_dead(dead_chain));
+        let chains_beside = |points: &mut dyn Iterator<Item = usize>| {
+            let mut ids: Vec<usize> = points.flat_map(|p| self.nbrs(p)).map(|q| self.chain_of[q]).filter(|&c| c != NO_CHAIN).map(|c| c as usize).collect();
+            ids.sort_unstable();
+            ids.dedup();
+            ids
+        };
+        let mut nodes_left = SEKI_BUDGET;
+        let mut lost = Vec::new();
+        for enemy in killed.iter().flat_map(|&k| chains_beside(&mut self.chain_stones(k).iter().copied())).filter(|&e| !dead_chain[e]) {
+            let enemy_stone = self.chain_stones(enemy)[0];
+            let enemy_liberties = position.liberties(enemy_stone);
+            let near = chains_beside(&mut self.chain_stones(enemy).iter().chain(&enemy_liberties).copied());
+            for c in near.into_iter().filter(|&c| linked[c] && !dead_chain[c] && self.chains[c].color != self.chains[enemy].color) {
+                let stone = self.chain_stones(c)[0];
+                if nodes_left == 0 || !position.liberties(stone).iter().all(|l| enemy_liberties.contains(l)) {
+                    continue;
+                }
+                let mut reading = position.clone().with_budget(READ_BUDGET.min(nodes_left));
+                if reading.race_values(stone as Pt, enemy_stone as Pt) == (Some(-1), Some(-1)) {
+                    lost.push(c);
+                }
+                nodes_left = nodes_left.saturating_sub(reading.nodes());
+            }
+        }
+        for c in lost {
+            dead_chain[c] = true;
         }
     }
 
@@ -2048,6 +2095,37 @@ mod tests {
         assert!(killed([".X.XO.O..", "XXXX.O..."]).1.is_empty());
         // Beside an enemy with no room of its own either, nothing is settled.
         assert!(killed(["XXXXO....", "........."]).1.is_empty());
+    }
+
+    #[test]
+    fn a_seki_the_killed_chains_held_up_is_broken() {
+        // White A9 and Black's chain around it share their two liberties
+        // (B9, A8): a seki while White's chain from D9 to A6 keeps Black
+        // short of liberties. With that chain dead, Black has its points
+        // as liberties and A9 dies.
+        let b = board_from(&[
+            "O.XO.....", //
+            ".XXO.....",
+            "XXOO.....",
+            "OOO......",
+            ".........",
+            ".........",
+            ".........",
+            ".........",
+            ".........",
+        ]);
+        let est = Estimator::new(&b, 0);
+        let n = est.chains.len();
+        let linked = vec![true; n];
+        let chain_at = |x, y| est.chain_of[b.point(x, y).unwrap() as usize] as usize;
+        let (corner, wall) = (chain_at(0, 0), chain_at(3, 0));
+        let mut dead = vec![false; n];
+        est.kill_broken_seki(&[], &linked, &mut dead);
+        assert!(!dead[corner]);
+        dead[wall] = true;
+        est.kill_broken_seki(&[wall], &linked, &mut dead);
+        assert!(dead[corner]);
+        assert_eq!(dead.iter().filter(|&&d| d).count(), 2);
     }
 
     #[test]

@@ -53,8 +53,10 @@ fn nbrs(stride: usize, p: usize) -> [usize; 4] {
 
 /// The points connected to the empty point `start` through points that are
 /// not the defender's, and the defender's stones around them; `None` if
-/// they are more than [`MAX_REGION_POINTS`].
-fn small_region(cells: &[u8], stride: usize, start: usize, defender: u8) -> Option<(Vec<usize>, Vec<usize>)> {
+/// they are more than [`MAX_REGION_POINTS`], or hold a stone of a
+/// pass-alive enemy chain (`settled`): no eye space of the defender's,
+/// since nothing there can be taken.
+fn small_region(cells: &[u8], stride: usize, start: usize, defender: u8, settled: &dyn Fn(usize) -> bool) -> Option<(Vec<usize>, Vec<usize>)> {
     let mut points = vec![start];
     let mut border = Vec::new();
     let mut i = 0;
@@ -66,7 +68,7 @@ fn small_region(cells: &[u8], stride: usize, start: usize, defender: u8) -> Opti
             if c == defender {
                 border.push(q);
             } else if c != BORDER && !points.contains(&q) {
-                if points.len() == MAX_REGION_POINTS {
+                if points.len() == MAX_REGION_POINTS || settled(q) {
                     return None;
                 }
                 points.push(q);
@@ -82,8 +84,8 @@ fn small_region(cells: &[u8], stride: usize, start: usize, defender: u8) -> Opti
 /// regions, grown by the chains of its colour that share them) when it
 /// does, `None` when it can be killed, is not enclosed by small regions,
 /// or the budget ran out.
-pub fn lives_enclosed(stride: usize, cells: &[u8], stones: &[usize]) -> Option<Vec<usize>> {
-    let local = Local::enclose(stride, cells, stones)?;
+pub fn lives_enclosed(stride: usize, cells: &[u8], stones: &[usize], settled: &dyn Fn(usize) -> bool) -> Option<Vec<usize>> {
+    let local = Local::enclose(stride, cells, stones, settled)?;
     let start = State { cells: cells.to_vec(), ko: None };
     (Search::new(&local, cells.len(), false).solve(&start, true, 0) == Some(false)).then(|| local.group.clone())
 }
@@ -96,8 +98,8 @@ pub fn lives_enclosed(stride: usize, cells: &[u8], stones: &[usize]) -> Option<V
 /// that could give way read too ([`Local::with_walls`]), decides it; the
 /// defender not playing its outside liberties loses nothing, since they
 /// lead nowhere.
-pub fn dies_enclosed(stride: usize, cells: &[u8], stones: &[usize], dead: impl Fn(usize) -> bool) -> bool {
-    let Some(local) = Local::enclose(stride, cells, stones) else {
+pub fn dies_enclosed(stride: usize, cells: &[u8], stones: &[usize], settled: &dyn Fn(usize) -> bool, dead: impl Fn(usize) -> bool) -> bool {
+    let Some(local) = Local::enclose(stride, cells, stones, settled) else {
         return false;
     };
     let position = Position::from_cells(stride, cells);
@@ -143,7 +145,7 @@ impl Local {
     /// chain of its colour beside one of those regions, the regions, and
     /// its liberties outside them; `None` if it has no region, or more than
     /// [`MAX_REGION_POINTS`] points to play.
-    fn enclose(stride: usize, cells: &[u8], stones: &[usize]) -> Option<Local> {
+    fn enclose(stride: usize, cells: &[u8], stones: &[usize], settled: &dyn Fn(usize) -> bool) -> Option<Local> {
         let defender = *cells.get(*stones.first()?)?;
         if defender == EMPTY || defender == BORDER {
             return None;
@@ -151,7 +153,7 @@ impl Local {
         let mut in_group = vec![false; cells.len()];
         let mut met = vec![false; cells.len()];
         let (mut group, mut region, mut outside) = (Vec::new(), Vec::new(), Vec::new());
-        let mut todo = at_small_regions(stride, cells, stones, defender);
+        let mut todo = at_small_regions(stride, cells, stones, defender, settled);
         while let Some(p) = todo.pop() {
             if in_group[p] {
                 continue;
@@ -162,7 +164,7 @@ impl Local {
                 if cells[q] == defender {
                     todo.push(q);
                 } else if cells[q] == EMPTY && !met[q] {
-                    match small_region(cells, stride, q, defender) {
+                    match small_region(cells, stride, q, defender, settled) {
                         Some((points, border)) => {
                             for &r in &points {
                                 met[r] = true;
@@ -275,7 +277,7 @@ impl Local {
 /// region. A chain whose liberties all lie on open ground adds nothing to
 /// the eye space, and the rest of the group does not die with it: read with
 /// the group, its capture would end the search for nothing.
-fn at_small_regions(stride: usize, cells: &[u8], stones: &[usize], defender: u8) -> Vec<usize> {
+fn at_small_regions(stride: usize, cells: &[u8], stones: &[usize], defender: u8, settled: &dyn Fn(usize) -> bool) -> Vec<usize> {
     // Per empty point: 1 in a small region, 2 on open ground, 0 not yet looked at.
     let mut ground = vec![0u8; cells.len()];
     let mut seen = vec![false; cells.len()];
@@ -297,7 +299,7 @@ fn at_small_regions(stride: usize, cells: &[u8], stones: &[usize], defender: u8)
                     chain.push(q);
                 } else if cells[q] == EMPTY && !at_region {
                     if ground[q] == 0 {
-                        match small_region(cells, stride, q, defender) {
+                        match small_region(cells, stride, q, defender, settled) {
                             Some((points, _)) => points.iter().for_each(|&r| ground[r] = 1),
                             None => ground[q] = 2,
                         }
@@ -649,7 +651,7 @@ mod tests {
     /// small region itself).
     fn lives(rows: &[&str]) -> bool {
         let (stride, cells, white) = diagram(&with_open_ground(rows));
-        lives_enclosed(stride, &cells, &[white]).is_some()
+        lives_enclosed(stride, &cells, &[white], &|_| false).is_some()
     }
 
     #[test]
@@ -717,7 +719,7 @@ mod tests {
         let rows: Vec<&str> = ["XXXXXXXO", "XOOOOOO.", "XO.OO.O.", "XOOOOOO.", "XXXXXXX."].into_iter().chain([open.as_str(); 5]).collect();
         let (stride, cells, corner) = diagram(&rows);
         let group = 2 * stride + 2;
-        let living = lives_enclosed(stride, &cells, &[group, corner]).expect("the group lives");
+        let living = lives_enclosed(stride, &cells, &[group, corner], &|_| false).expect("the group lives");
         assert!(living.contains(&group) && !living.contains(&corner));
     }
 
@@ -744,7 +746,7 @@ mod tests {
     fn chain_dies(rows: &[&str], x: usize, y: usize) -> bool {
         let (stride, cells, _) = diagram(rows);
         let (chain, _) = Position::from_cells(stride, &cells).chain((y + 1) * stride + x + 1);
-        dies_enclosed(stride, &cells, &chain, |_| false)
+        dies_enclosed(stride, &cells, &chain, &|_| false, |_| false)
     }
 
     /// [`chain_dies`] for the white group at the top left of the diagram,
@@ -837,5 +839,44 @@ mod tests {
             "..XOXX.O.XOO.....OO",
         ];
         assert!(chain_dies(&rows, 3, 18));
+    }
+
+    #[test]
+    fn a_region_holding_a_pass_alive_enemy_group_is_no_eye_space() {
+        // kgs-19-2017-02-new/2017-02-25-13.sgf, the final position. The
+        // white chain from K19 to T13 has a square four (N19-O18) for its
+        // eye space, dead; its liberty T12 leads through the black group
+        // from O14 to T11, which has two eyes of its own (Q13 and R12)
+        // and White's chains around it. Read as part of White's eye space,
+        // that group makes the local game too big to read; as Black's
+        // pass-alive group, the liberty leads nowhere and the chain dies.
+        let rows = [
+            "......XXXOOO..OOXO.",
+            "XXOX.X..OXXO..OXXOX",
+            "OOXXXXXXXXXOOOOX.OX",
+            "O.OXXXOXXOXXXXOXXXX",
+            ".OOOXOOOOOOOOXOOOOX",
+            "OOOXXXO.OXXXOOXXXOO",
+            ".OXXOOOOXX.XOXX.XXO",
+            "O.OXXXOXX.XXOOXX.X.",
+            ".OOOXOOOXX.XOXXXXXX",
+            "..OXXOOOX.XOXOXOXOX",
+            "..OOXO.OOXXOXOOOOOO",
+            "....OO.OXXXOXOOO...",
+            "......XXOXXOXXXXO..",
+            "........OOOOOXXOO..",
+            "..O...XXO...OXXO...",
+            ".O.OOOOO.OOOOOXO...",
+            "OOOXXXOOOXOXXXXO...",
+            "XOXX..XXXXX.XXOO...",
+            "XXX........X.XXO...",
+        ];
+        let (stride, cells, _) = diagram(&rows);
+        let board = Board::from_rows(&rows).expect("a diagram");
+        let analysis = crate::analysis::Analysis::new(&board);
+        let settled = |p: usize| analysis.chain_id(p as Pt).is_some_and(|id| analysis.chain(id).pass_alive);
+        let (chain, _) = Position::from_cells(stride, &cells).chain(stride + 10);
+        assert!(dies_enclosed(stride, &cells, &chain, &settled, |_| false));
+        assert!(!dies_enclosed(stride, &cells, &chain, &|_| false, |_| false));
     }
 }
