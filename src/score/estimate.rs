@@ -73,6 +73,12 @@
 //!    of liberties that could give way read in it too): the
 //!    playouts let it take the stones inside its eye space and keep the
 //!    eyes that leaves, where the attacker plays again inside (a nakade).
+//!    A region holding a pass-alive chain of the attacker's is no eye space
+//!    of the group's, in steps 6 and 7 alike. A seki those chains held up
+//!    is broken: a living chain whose every liberty is also one of an
+//!    enemy chain beside a chain step 7 killed is dead if the reader finds
+//!    it losing their race whichever side moves first, the dead chains
+//!    taken off (the enemy chain gains their points as liberties).
 //!
 //! The random numbers come from the board's Zobrist hash (stones only)
 //! through splitmix64 and xorshift64*, so the answer depends on the stones
