@@ -430,6 +430,11 @@ fn ko_ban(pt: Pt, color: Color) -> u32 {
 /// two look-ups and a sum, where the general [`Board::point`] took the
 /// letters' values, a test of each against the board's size and a
 /// multiplication, all on the path of every move.
+///
+/// It gives only points of the board it was made for, or of any board of
+/// that size: the replayer's board, which keeps its size through a
+/// replay (a branch point's copy is of the same board), reads them with
+/// no bounds check ([`Replayer::place`]).
 struct LetterPoints {
     /// By a letter's low five bits (1 to 26 for `a` to `z`): the
     /// column's part of the point's index, its row's, or [`OFF_BOARD`].
@@ -664,7 +669,8 @@ impl Replayer {
         self.check_turn(color, prop);
         self.state.turn = Turn::moved(color);
         match self.letters.point(x, y) {
-            Some(pt) => self.place(color, pt, prop),
+            // SAFETY: `LetterPoints` gives only points of the board.
+            Some(pt) => unsafe { self.place(color, pt, prop) },
             None => self.off_board(color, prop),
         }
     }
@@ -778,7 +784,8 @@ impl Replayer {
         };
         self.state.turn = Turn::moved(color);
         match self.state.board.point(point.x as usize, point.y as usize) {
-            Some(pt) => self.place(color, pt, prop),
+            // SAFETY: `Board::point` gives only points of the board.
+            Some(pt) => unsafe { self.place(color, pt, prop) },
             None => self.off_board(color, prop),
         }
     }
@@ -791,20 +798,23 @@ impl Replayer {
         }
     }
 
-    /// The end of [`Replayer::play`] for a move on `pt`, a point of the
-    /// board.
+    /// The end of [`Replayer::play`] for a move on `pt`.
+    ///
+    /// # Safety
+    ///
+    /// `pt` is a point of the board: the board's reads of it go unchecked.
     #[inline(always)]
-    fn place(&mut self, color: Color, pt: Pt, prop: Property<'_>) {
+    unsafe fn place(&mut self, color: Color, pt: Pt, prop: Property<'_>) {
         // The ko point is empty (the stone it held was just captured).
         if self.state.ko == ko_ban(pt, color) {
             self.ko_retaken(color, pt, prop);
         }
-        // Nothing is written between this look at the point and
-        // `put_stone`'s own, which then goes.
-        if self.state.board.cell(pt) != Cell::Empty {
+        // SAFETY: `pt` is a point of the board (this function's contract).
+        if unsafe { self.state.board.cell_on_board(pt) } != Cell::Empty {
             return self.occupied(color, pt, prop);
         }
-        if let Err(removal) = self.state.board.put_stone(color, pt) {
+        // SAFETY: `pt` is a point of the board, empty as just seen.
+        if let Err(removal) = unsafe { self.state.board.put_on_empty(color, pt) } {
             return self.removing(removal, color, pt, prop);
         }
         self.state.ko = NO_KO;
