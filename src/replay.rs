@@ -16,6 +16,7 @@ use crate::board::{Board, Cell, Color, Pt, Removal};
 use crate::diag::{Code, Diagnostic, Focus, Severity, Snapshot};
 use crate::rules::{Connections, KoRule, Rules, SekiEyes, Suicide, Ties};
 use crate::sgf::props::{self, BoardSize, Move, Point};
+use crate::sgf::tree::PlainMove;
 use crate::sgf::{Children, GameTree, Node, NodeId, PropId, Property, Value};
 
 /// Rule choices from the command line; `None` means "from the game".
@@ -558,7 +559,7 @@ impl Replayer {
                 let children = match node.plain_run() {
                     // Most moves: a run of nodes each the one child of the
                     // one before, with no brothers to look for.
-                    Some(run) => run.for_each_move(|prop, code, letters| self.plain_move(prop, code, letters)).children(),
+                    Some(run) => run.for_each_move(|mv, code, letters| self.plain_move(mv, code, letters)).children(),
                     None => {
                         self.visit(node);
                         node.children()
@@ -656,22 +657,23 @@ impl Replayer {
     }
 
     /// A node the parser marked as one move on a point, `;B[pd]`, the
-    /// commonest by far: played from the letters in hand.
+    /// commonest by far: played from the letters in hand. Its property is
+    /// made only for the rare paths that need it (see [`PlainMove`]).
     #[inline]
-    fn plain_move(&mut self, prop: Property<'_>, code: PropId, [x, y]: [u8; 2]) {
+    fn plain_move(&mut self, mv: PlainMove<'_>, code: PropId, [x, y]: [u8; 2]) {
         let color = if code == PropId::B { Color::Black } else { Color::White };
         if u16::from_le_bytes([x, y]) == u16::from_le_bytes(*b"tt") {
             // A pass up to 19x19, a point beyond: the general reading decides.
-            return self.visit_move(color, prop, false);
+            return self.visit_move(color, mv.property(), false);
         }
         self.state.move_number += 1;
         self.moves += 1;
-        self.check_turn(color, prop);
+        self.check_turn(color, mv);
         self.state.turn = Turn::moved(color);
         match self.letters.point(x, y) {
             // SAFETY: `LetterPoints` gives only points of the board.
-            Some(pt) => unsafe { self.place(color, pt, prop) },
-            None => self.off_board(color, prop),
+            Some(pt) => unsafe { self.place(color, pt, mv) },
+            None => self.off_board(color, mv.property()),
         }
     }
 
@@ -791,10 +793,11 @@ impl Replayer {
     }
 
     /// Reports a move by the player who moved last, or after two passes.
+    /// `prop`: the move's property, or what makes it (a [`PlainMove`]).
     #[inline(always)]
-    fn check_turn(&mut self, color: Color, prop: Property<'_>) {
+    fn check_turn<'t>(&mut self, color: Color, prop: impl Into<Property<'t>>) {
         if self.state.turn.out_of_turn(color) {
-            self.out_of_turn(color, prop);
+            self.out_of_turn(color, prop.into());
         }
     }
 
@@ -804,18 +807,18 @@ impl Replayer {
     ///
     /// `pt` is a point of the board: the board's reads of it go unchecked.
     #[inline(always)]
-    unsafe fn place(&mut self, color: Color, pt: Pt, prop: Property<'_>) {
+    unsafe fn place<'t>(&mut self, color: Color, pt: Pt, prop: impl Into<Property<'t>> + Copy) {
         // The ko point is empty (the stone it held was just captured).
         if self.state.ko == ko_ban(pt, color) {
-            self.ko_retaken(color, pt, prop);
+            self.ko_retaken(color, pt, prop.into());
         }
         // SAFETY: `pt` is a point of the board (this function's contract).
         if unsafe { self.state.board.cell_on_board(pt) } != Cell::Empty {
-            return self.occupied(color, pt, prop);
+            return self.occupied(color, pt, prop.into());
         }
         // SAFETY: `pt` is a point of the board, empty as just seen.
         if let Err(removal) = unsafe { self.state.board.put_on_empty(color, pt) } {
-            return self.removing(removal, color, pt, prop);
+            return self.removing(removal, color, pt, prop.into());
         }
         self.state.ko = NO_KO;
         self.check_repetition(color, pt, prop, false);
@@ -938,11 +941,11 @@ impl Replayer {
     /// for the move just played at `pt`; `removed`: it removed stones,
     /// which `captured` holds.
     #[inline(always)]
-    fn check_repetition(&mut self, color: Color, pt: Pt, prop: Property<'_>, removed: bool) {
+    fn check_repetition<'t>(&mut self, color: Color, pt: Pt, prop: impl Into<Property<'t>>, removed: bool) {
         let key = self.key(color.opponent());
         let n = self.state.move_number;
         let Some(first) = self.positions.first_or_insert(key, self.state.board.stone_count(), n, self.in_branch) else { return };
-        self.repetition(color, pt, prop, first, removed);
+        self.repetition(color, pt, prop.into(), first, removed);
     }
 
     /// Reports the return to the position first reached at move `first`:
