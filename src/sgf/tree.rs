@@ -544,10 +544,8 @@ impl<'a> PlainRun<'a> {
     #[inline(always)]
     pub fn for_each_move(self, mut play: impl FnMut(PlainMove<'a>, PropId, [u8; 2])) -> Node<'a> {
         let tree = self.tree;
-        for data in &tree.nodes[self.id as usize..] {
-            // Each node but the last of a run written together has the
-            // next record, marked too, as its one child
-            // (`add_marked_chain`).
+        let mut data = &tree.nodes[self.id as usize];
+        loop {
             debug_assert!(data.is_marked());
             let [letter, _, x, y] = data.plain_move;
             let mv = PlainMove { tree, data };
@@ -555,9 +553,19 @@ impl<'a> PlainRun<'a> {
             if !data.in_run() {
                 return Node { tree, id: mv.id() };
             }
+            // Each node but the last of a run written together has the
+            // next record, marked too, as its one child
+            // (`add_marked_chain`).
+            debug_assert!(mv.id() as usize + 1 < tree.nodes.len());
+            // SAFETY: a record in a run is not the tree's last: only
+            // `add_marked_chain` leaves the `[` of `in_run` in a record,
+            // in each of the records it writes but the last, which it
+            // marks `RUN_END` (as `link_sibling` does a parent's, and the
+            // other builders a lone node's). So the next record is one of
+            // `tree.nodes`, where a slice's end tested each move (two
+            // instructions a move) would never be reached.
+            data = unsafe { &*std::ptr::from_ref(data).add(1) };
         }
-        // The last record ends any run: a node with a child is not last.
-        unreachable!("a run of plain moves past the last node")
     }
 }
 
