@@ -944,7 +944,10 @@ impl Replayer {
     fn check_repetition<'t>(&mut self, color: Color, pt: Pt, prop: impl Into<Property<'t>>, removed: bool) {
         let key = self.key(color.opponent());
         let n = self.state.move_number;
-        let Some(first) = self.positions.first_or_insert(key, self.state.board.stone_count(), n, self.in_branch) else { return };
+        let stones = self.state.board.stone_count();
+        // SAFETY: the positions were made for this board's points, and a
+        // board holds at most a stone a point.
+        let Some(first) = (unsafe { self.positions.first_or_insert(key, stones, n, self.in_branch) }) else { return };
         self.repetition(color, pt, prop.into(), first, removed);
     }
 
@@ -1000,7 +1003,9 @@ impl Replayer {
 
     /// Records the position `key` as reached now, unless it was before.
     fn remember(&mut self, key: u64) {
-        self.positions.first_or_insert(key, self.state.board.stone_count(), self.state.move_number, self.in_branch);
+        let stones = self.state.board.stone_count();
+        // SAFETY: as in `check_repetition`.
+        unsafe { self.positions.first_or_insert(key, stones, self.state.move_number, self.in_branch) };
     }
 
     fn report(&mut self, code: Code, offset: u32, message: String, color: Color, point: &str, focus: Option<Box<Focus>>) -> &mut Diagnostic {
@@ -1139,8 +1144,10 @@ impl Positions {
         // Most positions go to `peak`, one for each count up to the most
         // stones on the board: the table holds the few others (on KGS
         // games about one position in sixteen: 10.9 captures a game of 198
-        // moves, and the passes).
-        let mut peak = Vec::with_capacity(positions.min(points) + 1);
+        // moves, and the passes). A slot for each count the board can
+        // hold, 0 to `points`: the common move writes its slot with no
+        // test of the room (see `first_or_insert`).
+        let mut peak = Vec::with_capacity(points + 1);
         peak.resize_with(peak.capacity(), MaybeUninit::uninit);
         Positions { peak, top: 0, table: Seen::with_capacity(positions / 8), history: Vec::new() }
     }
@@ -1149,15 +1156,26 @@ impl Positions {
     /// stones; when none did, `None`, after recording `move_number` as
     /// that move. `in_branch`: a branch point is open, which may take the
     /// position back.
+    ///
+    /// # Safety
+    ///
+    /// `stones` is at most the `points` the positions were made for (a
+    /// stone count of that board).
     #[inline(always)]
-    fn first_or_insert(&mut self, key: u64, stones: u32, move_number: u32, in_branch: bool) -> Option<u32> {
+    unsafe fn first_or_insert(&mut self, key: u64, stones: u32, move_number: u32, in_branch: bool) -> Option<u32> {
         let count = stones as usize;
         if count >= self.top {
             // More stones than any position before on the line: new.
             let slot = Slot { key, reached: move_number + 1 };
-            match self.peak.get_mut(count) {
-                Some(room) if count == self.top => _ = room.write(slot),
-                _ => self.jump_to(count, slot),
+            if count == self.top {
+                debug_assert!(count < self.peak.len());
+                // SAFETY: `peak` has a slot for each count up to the
+                // board's points (`with_capacity`), and `count` is one
+                // (this function's contract): where a test of the room
+                // took two instructions a move.
+                unsafe { self.peak.get_unchecked_mut(count) }.write(slot);
+            } else {
+                self.jump_to(count, slot);
             }
             self.top = count + 1;
             return None;
@@ -1176,15 +1194,12 @@ impl Positions {
         found
     }
 
-    /// Records `slot` as the first position of `count` stones, beyond
-    /// `peak`'s room or after a jump of the count (a set-up): the counts
-    /// jumped over were reached by no position.
+    /// Records `slot` as the first position of `count` stones, after a
+    /// jump of the count (a set-up): the counts jumped over were reached
+    /// by no position. `peak` has room for every count (`with_capacity`).
     #[cold]
     #[inline(never)]
     fn jump_to(&mut self, count: usize, slot: Slot) {
-        if count >= self.peak.len() {
-            self.peak.resize_with((2 * self.peak.len()).max(count + 1), MaybeUninit::uninit);
-        }
         self.peak[self.top..count].fill(MaybeUninit::new(Slot::default()));
         self.peak[count].write(slot);
     }
@@ -1526,7 +1541,8 @@ mod tests {
                 assert_eq!(stones as usize, board.points().filter(|&p| board.cell(p) != Cell::Empty).count());
                 let key = board.situational_hash(color);
                 let expected = model.get(&key).copied();
-                assert_eq!(positions.first_or_insert(key, stones, n, !marks.is_empty()), expected, "game {game}, step {n}");
+                // SAFETY: `stones` counts the stones of a board of `size * size` points.
+                assert_eq!(unsafe { positions.first_or_insert(key, stones, n, !marks.is_empty()) }, expected, "game {game}, step {n}");
                 match expected {
                     Some(_) => repeats += 1,
                     None => {
