@@ -1119,7 +1119,7 @@ fn read_move(value: Value<'_>, size: BoardSize) -> Option<Move> {
 /// them cost more than the push's test).
 struct Positions {
     /// By stone count, below `top`: the position that first reached that
-    /// many stones on the line (`reached == 0` for a count it jumped over,
+    /// many stones on the line ([`Slot::NONE`] for a count it jumped over,
     /// by set-up). The slots from `top` on are not written yet, or stale.
     peak: Vec<MaybeUninit<Slot>>,
     top: usize,
@@ -1166,7 +1166,7 @@ impl Positions {
         let count = stones as usize;
         if count >= self.top {
             // More stones than any position before on the line: new.
-            let slot = Slot { key, reached: move_number + 1 };
+            let slot = Slot { key, reached: move_number };
             if count == self.top {
                 debug_assert!(count < self.peak.len());
                 // SAFETY: `peak` has a slot for each count up to the
@@ -1184,8 +1184,8 @@ impl Positions {
         // past a slot written (here, or by `jump_to` with the counts it
         // jumped over), and `take_back` only lowers it.
         let first = unsafe { self.peak[count].assume_init() };
-        if first.reached != 0 && first.key == key {
-            return Some(first.reached - 1);
+        if first.reached != Slot::NONE.reached && first.key == key {
+            return Some(first.reached);
         }
         let found = self.table.first_or_insert(key, move_number);
         if found.is_none() && in_branch {
@@ -1200,7 +1200,7 @@ impl Positions {
     #[cold]
     #[inline(never)]
     fn jump_to(&mut self, count: usize, slot: Slot) {
-        self.peak[self.top..count].fill(MaybeUninit::new(Slot::default()));
+        self.peak[self.top..count].fill(MaybeUninit::new(Slot::NONE));
         self.peak[count].write(slot);
     }
 
@@ -1235,11 +1235,18 @@ struct Seen {
 }
 
 /// A position in [`Positions::peak`]: its key and the move that first
-/// reached it, plus one (0 for none).
-#[derive(Clone, Copy, Default)]
+/// reached it ([`Slot::NONE`] for none: the move itself, where the move
+/// plus one, 0 for none, took an addition a move).
+#[derive(Clone, Copy)]
 struct Slot {
     key: u64,
     reached: u32,
+}
+
+impl Slot {
+    /// A count of stones no position on the line reached: no move is the
+    /// 2^32 - 1st (a record of that many moves is longer than a file may be).
+    const NONE: Slot = Slot { key: 0, reached: u32::MAX };
 }
 
 impl Seen {
