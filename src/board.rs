@@ -247,6 +247,19 @@ impl Board {
         self.spots[p as usize].cell
     }
 
+    /// [`Board::cell`] with no bounds check, for the replay's move loop:
+    /// its points come from tables of the board's points, which the
+    /// compiler cannot see (the check was three instructions a move).
+    ///
+    /// # Safety
+    ///
+    /// `p` is a point of the board, as [`Board::point`] gives them.
+    #[inline(always)]
+    pub(crate) unsafe fn cell_on_board(&self, p: Pt) -> Cell {
+        debug_assert!(self.spots.get(usize::from(p)).is_some_and(|s| s.cell != Cell::Border), "point {p} off the board");
+        at(&self.spots, p).cell
+    }
+
     /// The chain data of the stone at `p`: the record at its head.
     #[inline(always)]
     fn head_of(&self, p: Pt) -> &Spot {
@@ -257,7 +270,8 @@ impl Board {
     ///
     /// Every index the move path (`put`, `merge`, `remove_chain`) uses is
     /// one: the point played (an empty point of the board, checked on
-    /// entry to [`Board::play_into`]), its neighbours (on the board or on
+    /// entry to [`Board::play_into`], or by the caller of
+    /// [`Board::put_on_empty`]), its neighbours (on the board or on
     /// its border, which the padding keeps inside `spots`), and the `head`
     /// and `next` links, which only ever hold points of stones (or 0, in a
     /// new record). Stones are only on the board: [`Board::set`] never
@@ -381,21 +395,35 @@ impl Board {
         }
     }
 
-    /// [`Board::play_into`] in two steps, for the replay's move loop: the
-    /// stone of `color` put on the empty point `p`, `Ok` when that is the
-    /// whole move (it captures nothing and its chain has a liberty: most
-    /// moves), else what [`Board::remove`] is to finish. The caller's
-    /// common path so has no test of what was removed, nor of a suicide.
+    /// [`Board::play_into`] in two steps: the stone of `color` put on the
+    /// empty point `p`, `Ok` when that is the whole move (it captures
+    /// nothing and its chain has a liberty: most moves), else what
+    /// [`Board::remove`] is to finish. The replay's move loop, which has
+    /// just looked at the point, puts its stones with
+    /// [`Board::put_on_empty`].
     ///
     /// Panics unless `p` is an empty point of the board.
     #[inline(always)]
-    pub(crate) fn put_stone(&mut self, color: Color, p: Pt) -> Result<(), Removal> {
+    fn put_stone(&mut self, color: Color, p: Pt) -> Result<(), Removal> {
         // An empty point is a point of the board: what makes the unchecked
-        // reads of the move path sound (see `spot`). Inline, so that a
-        // caller that has just looked (the replay) does not look again.
+        // reads of the move path sound (see `spot`).
         if self.cell(p) != Cell::Empty {
             not_empty(p);
         }
+        self.put(color, p)
+    }
+
+    /// [`Board::put_stone`] on a point the caller has just seen empty
+    /// ([`Board::cell_on_board`]), with no look at it again: the replay's
+    /// move loop, where that look took a bounds check.
+    ///
+    /// # Safety
+    ///
+    /// `p` is an empty point of the board (which makes the move path's
+    /// unchecked reads sound, see [`Board::spot`]).
+    #[inline(always)]
+    pub(crate) unsafe fn put_on_empty(&mut self, color: Color, p: Pt) -> Result<(), Removal> {
+        debug_assert!(self.cell(p) == Cell::Empty, "a stone put on point {p}, not empty");
         self.put(color, p)
     }
 

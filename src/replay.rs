@@ -16,6 +16,7 @@ use crate::board::{Board, Cell, Color, Pt, Removal};
 use crate::diag::{Code, Diagnostic, Focus, Severity, Snapshot};
 use crate::rules::{Connections, KoRule, Rules, SekiEyes, Suicide, Ties};
 use crate::sgf::props::{self, BoardSize, Move, Point};
+use crate::sgf::tree::PlainMove;
 use crate::sgf::{Children, GameTree, Node, NodeId, PropId, Property, Value};
 
 /// Rule choices from the command line; `None` means "from the game".
@@ -430,6 +431,11 @@ fn ko_ban(pt: Pt, color: Color) -> u32 {
 /// two look-ups and a sum, where the general [`Board::point`] took the
 /// letters' values, a test of each against the board's size and a
 /// multiplication, all on the path of every move.
+///
+/// It gives only points of the board it was made for, or of any board of
+/// that size: the replayer's board, which keeps its size through a
+/// replay (a branch point's copy is of the same board), reads them with
+/// no bounds check ([`Replayer::place`]).
 struct LetterPoints {
     /// By a letter's low five bits (1 to 26 for `a` to `z`): the
     /// column's part of the point's index, its row's, or [`OFF_BOARD`].
@@ -553,7 +559,7 @@ impl Replayer {
                 let children = match node.plain_run() {
                     // Most moves: a run of nodes each the one child of the
                     // one before, with no brothers to look for.
-                    Some(run) => run.for_each_move(|prop, code, letters| self.plain_move(prop, code, letters)).children(),
+                    Some(run) => run.for_each_move(|mv, code, letters| self.plain_move(mv, code, letters)).children(),
                     None => {
                         self.visit(node);
                         node.children()
@@ -651,21 +657,23 @@ impl Replayer {
     }
 
     /// A node the parser marked as one move on a point, `;B[pd]`, the
-    /// commonest by far: played from the letters in hand.
+    /// commonest by far: played from the letters in hand. Its property is
+    /// made only for the rare paths that need it (see [`PlainMove`]).
     #[inline]
-    fn plain_move(&mut self, prop: Property<'_>, code: PropId, [x, y]: [u8; 2]) {
+    fn plain_move(&mut self, mv: PlainMove<'_>, code: PropId, [x, y]: [u8; 2]) {
         let color = if code == PropId::B { Color::Black } else { Color::White };
         if u16::from_le_bytes([x, y]) == u16::from_le_bytes(*b"tt") {
             // A pass up to 19x19, a point beyond: the general reading decides.
-            return self.visit_move(color, prop, false);
+            return self.visit_move(color, mv.property(), false);
         }
         self.state.move_number += 1;
         self.moves += 1;
-        self.check_turn(color, prop);
+        self.check_turn(color, mv);
         self.state.turn = Turn::moved(color);
         match self.letters.point(x, y) {
-            Some(pt) => self.place(color, pt, prop),
-            None => self.off_board(color, prop),
+            // SAFETY: `LetterPoints` gives only points of the board.
+            Some(pt) => unsafe { self.place(color, pt, mv) },
+            None => self.off_board(color, mv.property()),
         }
     }
 
@@ -778,34 +786,39 @@ impl Replayer {
         };
         self.state.turn = Turn::moved(color);
         match self.state.board.point(point.x as usize, point.y as usize) {
-            Some(pt) => self.place(color, pt, prop),
+            // SAFETY: `Board::point` gives only points of the board.
+            Some(pt) => unsafe { self.place(color, pt, prop) },
             None => self.off_board(color, prop),
         }
     }
 
     /// Reports a move by the player who moved last, or after two passes.
+    /// `prop`: the move's property, or what makes it (a [`PlainMove`]).
     #[inline(always)]
-    fn check_turn(&mut self, color: Color, prop: Property<'_>) {
+    fn check_turn<'t>(&mut self, color: Color, prop: impl Into<Property<'t>>) {
         if self.state.turn.out_of_turn(color) {
-            self.out_of_turn(color, prop);
+            self.out_of_turn(color, prop.into());
         }
     }
 
-    /// The end of [`Replayer::play`] for a move on `pt`, a point of the
-    /// board.
+    /// The end of [`Replayer::play`] for a move on `pt`.
+    ///
+    /// # Safety
+    ///
+    /// `pt` is a point of the board: the board's reads of it go unchecked.
     #[inline(always)]
-    fn place(&mut self, color: Color, pt: Pt, prop: Property<'_>) {
+    unsafe fn place<'t>(&mut self, color: Color, pt: Pt, prop: impl Into<Property<'t>> + Copy) {
         // The ko point is empty (the stone it held was just captured).
         if self.state.ko == ko_ban(pt, color) {
-            self.ko_retaken(color, pt, prop);
+            self.ko_retaken(color, pt, prop.into());
         }
-        // Nothing is written between this look at the point and
-        // `put_stone`'s own, which then goes.
-        if self.state.board.cell(pt) != Cell::Empty {
-            return self.occupied(color, pt, prop);
+        // SAFETY: `pt` is a point of the board (this function's contract).
+        if unsafe { self.state.board.cell_on_board(pt) } != Cell::Empty {
+            return self.occupied(color, pt, prop.into());
         }
-        if let Err(removal) = self.state.board.put_stone(color, pt) {
-            return self.removing(removal, color, pt, prop);
+        // SAFETY: `pt` is a point of the board, empty as just seen.
+        if let Err(removal) = unsafe { self.state.board.put_on_empty(color, pt) } {
+            return self.removing(removal, color, pt, prop.into());
         }
         self.state.ko = NO_KO;
         self.check_repetition(color, pt, prop, false);
@@ -928,11 +941,14 @@ impl Replayer {
     /// for the move just played at `pt`; `removed`: it removed stones,
     /// which `captured` holds.
     #[inline(always)]
-    fn check_repetition(&mut self, color: Color, pt: Pt, prop: Property<'_>, removed: bool) {
+    fn check_repetition<'t>(&mut self, color: Color, pt: Pt, prop: impl Into<Property<'t>>, removed: bool) {
         let key = self.key(color.opponent());
         let n = self.state.move_number;
-        let Some(first) = self.positions.first_or_insert(key, self.state.board.stone_count(), n, self.in_branch) else { return };
-        self.repetition(color, pt, prop, first, removed);
+        let stones = self.state.board.stone_count();
+        // SAFETY: the positions were made for this board's points, and a
+        // board holds at most a stone a point.
+        let Some(first) = (unsafe { self.positions.first_or_insert(key, stones, n, self.in_branch) }) else { return };
+        self.repetition(color, pt, prop.into(), first, removed);
     }
 
     /// Reports the return to the position first reached at move `first`:
@@ -987,7 +1003,9 @@ impl Replayer {
 
     /// Records the position `key` as reached now, unless it was before.
     fn remember(&mut self, key: u64) {
-        self.positions.first_or_insert(key, self.state.board.stone_count(), self.state.move_number, self.in_branch);
+        let stones = self.state.board.stone_count();
+        // SAFETY: as in `check_repetition`.
+        unsafe { self.positions.first_or_insert(key, stones, self.state.move_number, self.in_branch) };
     }
 
     fn report(&mut self, code: Code, offset: u32, message: String, color: Color, point: &str, focus: Option<Box<Focus>>) -> &mut Diagnostic {
@@ -1101,7 +1119,7 @@ fn read_move(value: Value<'_>, size: BoardSize) -> Option<Move> {
 /// them cost more than the push's test).
 struct Positions {
     /// By stone count, below `top`: the position that first reached that
-    /// many stones on the line (`reached == 0` for a count it jumped over,
+    /// many stones on the line ([`Slot::NONE`] for a count it jumped over,
     /// by set-up). The slots from `top` on are not written yet, or stale.
     peak: Vec<MaybeUninit<Slot>>,
     top: usize,
@@ -1126,8 +1144,10 @@ impl Positions {
         // Most positions go to `peak`, one for each count up to the most
         // stones on the board: the table holds the few others (on KGS
         // games about one position in sixteen: 10.9 captures a game of 198
-        // moves, and the passes).
-        let mut peak = Vec::with_capacity(positions.min(points) + 1);
+        // moves, and the passes). A slot for each count the board can
+        // hold, 0 to `points`: the common move writes its slot with no
+        // test of the room (see `first_or_insert`).
+        let mut peak = Vec::with_capacity(points + 1);
         peak.resize_with(peak.capacity(), MaybeUninit::uninit);
         Positions { peak, top: 0, table: Seen::with_capacity(positions / 8), history: Vec::new() }
     }
@@ -1136,15 +1156,26 @@ impl Positions {
     /// stones; when none did, `None`, after recording `move_number` as
     /// that move. `in_branch`: a branch point is open, which may take the
     /// position back.
+    ///
+    /// # Safety
+    ///
+    /// `stones` is at most the `points` the positions were made for (a
+    /// stone count of that board).
     #[inline(always)]
-    fn first_or_insert(&mut self, key: u64, stones: u32, move_number: u32, in_branch: bool) -> Option<u32> {
+    unsafe fn first_or_insert(&mut self, key: u64, stones: u32, move_number: u32, in_branch: bool) -> Option<u32> {
         let count = stones as usize;
         if count >= self.top {
             // More stones than any position before on the line: new.
-            let slot = Slot { key, reached: move_number + 1 };
-            match self.peak.get_mut(count) {
-                Some(room) if count == self.top => _ = room.write(slot),
-                _ => self.jump_to(count, slot),
+            let slot = Slot { key, reached: move_number };
+            if count == self.top {
+                debug_assert!(count < self.peak.len());
+                // SAFETY: `peak` has a slot for each count up to the
+                // board's points (`with_capacity`), and `count` is one
+                // (this function's contract): where a test of the room
+                // took two instructions a move.
+                unsafe { self.peak.get_unchecked_mut(count) }.write(slot);
+            } else {
+                self.jump_to(count, slot);
             }
             self.top = count + 1;
             return None;
@@ -1153,8 +1184,8 @@ impl Positions {
         // past a slot written (here, or by `jump_to` with the counts it
         // jumped over), and `take_back` only lowers it.
         let first = unsafe { self.peak[count].assume_init() };
-        if first.reached != 0 && first.key == key {
-            return Some(first.reached - 1);
+        if first.reached != Slot::NONE.reached && first.key == key {
+            return Some(first.reached);
         }
         let found = self.table.first_or_insert(key, move_number);
         if found.is_none() && in_branch {
@@ -1163,16 +1194,13 @@ impl Positions {
         found
     }
 
-    /// Records `slot` as the first position of `count` stones, beyond
-    /// `peak`'s room or after a jump of the count (a set-up): the counts
-    /// jumped over were reached by no position.
+    /// Records `slot` as the first position of `count` stones, after a
+    /// jump of the count (a set-up): the counts jumped over were reached
+    /// by no position. `peak` has room for every count (`with_capacity`).
     #[cold]
     #[inline(never)]
     fn jump_to(&mut self, count: usize, slot: Slot) {
-        if count >= self.peak.len() {
-            self.peak.resize_with((2 * self.peak.len()).max(count + 1), MaybeUninit::uninit);
-        }
-        self.peak[self.top..count].fill(MaybeUninit::new(Slot::default()));
+        self.peak[self.top..count].fill(MaybeUninit::new(Slot::NONE));
         self.peak[count].write(slot);
     }
 
@@ -1207,11 +1235,18 @@ struct Seen {
 }
 
 /// A position in [`Positions::peak`]: its key and the move that first
-/// reached it, plus one (0 for none).
-#[derive(Clone, Copy, Default)]
+/// reached it ([`Slot::NONE`] for none: the move itself, where the move
+/// plus one, 0 for none, took an addition a move).
+#[derive(Clone, Copy)]
 struct Slot {
     key: u64,
     reached: u32,
+}
+
+impl Slot {
+    /// A count of stones no position on the line reached: no move is the
+    /// 2^32 - 1st (a record of that many moves is longer than a file may be).
+    const NONE: Slot = Slot { key: 0, reached: u32::MAX };
 }
 
 impl Seen {
@@ -1513,7 +1548,8 @@ mod tests {
                 assert_eq!(stones as usize, board.points().filter(|&p| board.cell(p) != Cell::Empty).count());
                 let key = board.situational_hash(color);
                 let expected = model.get(&key).copied();
-                assert_eq!(positions.first_or_insert(key, stones, n, !marks.is_empty()), expected, "game {game}, step {n}");
+                // SAFETY: `stones` counts the stones of a board of `size * size` points.
+                assert_eq!(unsafe { positions.first_or_insert(key, stones, n, !marks.is_empty()) }, expected, "game {game}, step {n}");
                 match expected {
                     Some(_) => repeats += 1,
                     None => {

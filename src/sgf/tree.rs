@@ -539,24 +539,67 @@ pub struct PlainRun<'a> {
 
 impl<'a> PlainRun<'a> {
     /// Calls `play` with each move of the run in turn, as
-    /// [`Node::marked_plain_move`] gives it; returns the run's last node.
+    /// [`Node::marked_plain_move`] gives it (the property as a
+    /// [`PlainMove`]); returns the run's last node.
     #[inline(always)]
-    pub fn for_each_move(self, mut play: impl FnMut(Property<'a>, PropId, [u8; 2])) -> Node<'a> {
+    pub fn for_each_move(self, mut play: impl FnMut(PlainMove<'a>, PropId, [u8; 2])) -> Node<'a> {
         let tree = self.tree;
-        let mut id = self.id;
-        for data in &tree.nodes[id as usize..] {
+        let mut data = &tree.nodes[self.id as usize];
+        loop {
+            debug_assert!(data.is_marked());
+            let [letter, _, x, y] = data.plain_move;
+            let mv = PlainMove { tree, data };
+            play(mv, PropId::of_move_letter(letter), [x, y]);
+            if !data.in_run() {
+                return Node { tree, id: mv.id() };
+            }
             // Each node but the last of a run written together has the
             // next record, marked too, as its one child
             // (`add_marked_chain`).
-            debug_assert!(data.is_marked());
-            let [letter, _, x, y] = data.plain_move;
-            play(Property { tree, index: PLAIN | id }, PropId::of_move_letter(letter), [x, y]);
-            if !data.in_run() {
-                break;
-            }
-            id += 1;
+            debug_assert!(mv.id() as usize + 1 < tree.nodes.len());
+            // SAFETY: a record in a run is not the tree's last: only
+            // `add_marked_chain` leaves the `[` of `in_run` in a record,
+            // in each of the records it writes but the last, which it
+            // marks `RUN_END` (as `link_sibling` does a parent's, and the
+            // other builders a lone node's). So the next record is one of
+            // `tree.nodes`, where a slice's end tested each move (two
+            // instructions a move) would never be reached.
+            data = unsafe { &*std::ptr::from_ref(data).add(1) };
         }
-        Node { tree, id }
+    }
+}
+
+/// The one property of a node of a [`PlainRun`], as the run's loop has
+/// it: the node's record, where the [`Property`] is made only when asked
+/// for (the reports, a capture). Keeping the node's id, or the property's
+/// index, through each move took about five instructions a move, the
+/// registers being short there, where the loop has the record in hand.
+#[derive(Clone, Copy)]
+pub struct PlainMove<'a> {
+    tree: &'a GameTree,
+    /// A record of `tree.nodes`.
+    data: &'a NodeData,
+}
+
+impl<'a> PlainMove<'a> {
+    /// The node's id, from where its record is among the tree's.
+    #[inline]
+    fn id(self) -> u32 {
+        let at = self.data as *const NodeData as usize - self.tree.nodes.as_ptr() as usize;
+        (at / std::mem::size_of::<NodeData>()) as u32
+    }
+
+    /// The move's property, as [`Node::marked_plain_move`] gives it.
+    #[inline]
+    pub fn property(self) -> Property<'a> {
+        Property { tree: self.tree, index: PLAIN | self.id() }
+    }
+}
+
+impl<'a> From<PlainMove<'a>> for Property<'a> {
+    #[inline]
+    fn from(mv: PlainMove<'a>) -> Property<'a> {
+        mv.property()
     }
 }
 
@@ -1115,7 +1158,11 @@ mod tests {
             for game in &crate::sgf::parse_str(text).collection.games {
                 for node in game.nodes() {
                     let Some(run) = node.plain_run() else { continue };
-                    let last = run.for_each_move(|_, _, _| {});
+                    let mut ids = Vec::new();
+                    let last = run.for_each_move(|mv, _, _| ids.push(mv.property().index));
+                    // Each move's property is its node's, in the run's order.
+                    let marked: Vec<u32> = (node.id().0..=last.id().0).map(|id| game.node(NodeId(id)).marked_plain_move().expect("marked").0.index).collect();
+                    assert_eq!(ids, marked, "{text}");
                     let mut parent = node;
                     while parent.id() != last.id() {
                         in_runs += 1;
