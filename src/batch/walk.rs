@@ -638,7 +638,20 @@ mod no_follow {
 
     /// Opens the file `name` in the open folder `dir` (`openat`).
     pub fn open_in(dir: &File, name: &OsStr) -> io::Result<File> {
-        let name = std::ffi::CString::new(name.as_bytes())?;
+        // A name that fits is made a C string on the stack, not in a new
+        // allocation (as `std::fs` does for its paths).
+        let mut buffer = [0u8; 256];
+        let heap;
+        let name = match name.as_bytes() {
+            bytes if bytes.len() < buffer.len() => {
+                buffer[..bytes.len()].copy_from_slice(bytes);
+                std::ffi::CStr::from_bytes_with_nul(&buffer[..=bytes.len()]).map_err(|_| io::Error::from(io::ErrorKind::InvalidInput))?
+            }
+            bytes => {
+                heap = std::ffi::CString::new(bytes)?;
+                heap.as_c_str()
+            }
+        };
         // SAFETY: `dir` is an open descriptor and `name` ends with a NUL.
         let fd = unsafe { libc::openat(dir.as_raw_fd(), name.as_ptr(), libc::O_RDONLY | libc::O_CLOEXEC | libc::O_NOFOLLOW) };
         if fd < 0 {

@@ -779,7 +779,10 @@ fn check(mut args: CheckArgs, style: report::Style) -> io::Result<Status> {
     let shown = Shown { quiet: args.quiet, summary_only: args.summary_only, style, fixes: run.fix.is_some() };
     let mut reporter = Reporter::new(run.format, shown, io::BufWriter::new(io::stdout().lock()));
     let mut progress = Progress::start(args.quiet);
-    let mut duplicates = DuplicateIndex::default();
+    // Room for a game a path named, under its name as named (a folder's
+    // files take more).
+    let paths = &run.inputs.paths;
+    let mut duplicates = DuplicateIndex::with_capacity(paths.len(), paths.iter().map(|p| p.as_os_str().len()).sum());
     let mut io_error = false;
     let mut empty_folders = Vec::new();
     std::thread::scope(|scope| -> io::Result<()> {
