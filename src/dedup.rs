@@ -220,6 +220,14 @@ pub struct DuplicateIndex {
 }
 
 impl DuplicateIndex {
+    /// An index with room for `games` games and `name_bytes` bytes of
+    /// names, so that a run whose size is known (files named on the
+    /// command line) does not grow it step by step: each step copies the
+    /// whole index into new memory, a page fault every 4 KB of it.
+    pub fn with_capacity(games: usize, name_bytes: usize) -> DuplicateIndex {
+        DuplicateIndex { first: HashMap::with_capacity(games), names: String::with_capacity(name_bytes), name_ends: Vec::with_capacity(games) }
+    }
+
     /// Records the games of one file (`(game index, fingerprint)`) and
     /// returns, for each game seen before, its index and where it was first
     /// seen. A game repeated inside one file names that same file.

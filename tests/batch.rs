@@ -99,6 +99,43 @@ fn a_zip_bomb_is_bounded_by_max_bytes() {
 }
 
 #[test]
+fn many_paths_named_are_taken_as_with_the_options_after_them() {
+    // 32 or more paths ending the line skip clap's path-by-path parse
+    // (`cli::parse_command_line`); options after them do not.
+    let dir = tempfile::tempdir().unwrap();
+    let mut paths = Vec::new();
+    for i in 0..40 {
+        let text = match i % 10 {
+            3 => ILLEGAL.to_string(),
+            7 => turned(30),
+            _ => game(20 + i, ""),
+        };
+        write(dir.path(), &format!("g{i:02}.sgf"), &text);
+        paths.push(dir.path().join(format!("g{i:02}.sgf")).display().to_string());
+    }
+    paths.insert(20, dir.path().join("missing.sgf").display().to_string());
+    paths.insert(30, paths[5].clone());
+    let run = |before: &[&str], after: &[&str]| {
+        let out = kifu().arg("check").args(before).args(&paths).args(after).output().unwrap();
+        let (rows, mut summary) = jsonl(&out.stdout);
+        summary.as_object_mut().unwrap().retain(|key, _| key != "seconds" && key != "games_per_second");
+        (rows, summary, String::from_utf8_lossy(&out.stderr).into_owned(), out.status.code())
+    };
+    let options = ["--format", "jsonl", "--jobs", "1"];
+    let first = run(&options, &[]);
+    assert!(first.0.iter().any(|row| row["code"] == "duplicate-game"), "{:?}", first.0);
+    assert!(first.2.contains("missing.sgf: no such file or directory"), "{}", first.2);
+    assert_eq!(first.3, Some(2));
+    assert_eq!(run(&[], &options), first);
+    assert_eq!(run(&["--format", "jsonl", "--jobs", "1", "--"], &[]), first);
+    assert_eq!(run(&["--format", "jsonl", "--jobs", "2"], &[]), first);
+    // A command that takes no paths still says so.
+    let out = kifu().args(["explain", "ko"]).args(&paths).output().unwrap();
+    assert_eq!(out.status.code(), Some(2));
+    assert!(String::from_utf8_lossy(&out.stderr).contains("unexpected argument"));
+}
+
+#[test]
 fn output_order_does_not_depend_on_jobs() {
     let run = |jobs: &str| kifu().args(["check", "--format", "jsonl", "--jobs", jobs, "fixtures"]).output().unwrap();
     let one = run("1");

@@ -223,20 +223,37 @@ fn work_and_hand_over<I, R>(
 }
 
 /// `--jobs 1`: everything on the calling thread, so one job uses one core.
-fn sequential<I, R>(
+/// Items are still taken in batches (as [`BATCH`] and [`BATCH_BYTES`]
+/// say), all produced before any is worked on: a file named is read as
+/// the walk opens it, so a batch's system calls run one after the other
+/// and then its checks, each with the caches and branch history the
+/// others left warm, rather than in turn (benches/README.md, "Issue 18,
+/// whole process: per-file overhead").
+fn sequential<I: Held, R>(
     produce: impl FnOnce(&mut dyn FnMut(I) -> ControlFlow<()>),
     work: impl Fn(I) -> R,
     mut deliver: impl FnMut(R) -> io::Result<()>,
 ) -> io::Result<()> {
+    let mut batch = Vec::with_capacity(BATCH);
+    let mut held = 0;
+    let mut run = |batch: &mut Vec<I>| batch.drain(..).try_for_each(|item| deliver(work(item)));
     let mut outcome = Ok(());
-    produce(&mut |item| match deliver(work(item)) {
-        Ok(()) => ControlFlow::Continue(()),
-        Err(e) => {
-            outcome = Err(e);
-            ControlFlow::Break(())
+    produce(&mut |item| {
+        held += item.held_bytes();
+        batch.push(item);
+        if batch.len() < BATCH && held < BATCH_BYTES {
+            return ControlFlow::Continue(());
+        }
+        held = 0;
+        match run(&mut batch) {
+            Ok(()) => ControlFlow::Continue(()),
+            Err(e) => {
+                outcome = Err(e);
+                ControlFlow::Break(())
+            }
         }
     });
-    outcome
+    if outcome.is_ok() { run(&mut batch) } else { outcome }
 }
 
 #[cfg(test)]
@@ -283,6 +300,35 @@ mod tests {
             i * 2
         };
         assert_eq!(delivered(4, produce, work), (0..200).map(|i| i * 2).collect::<Vec<_>>());
+    }
+
+    #[test]
+    fn one_job_works_on_batches_in_order_and_on_the_last_short_one() {
+        use std::sync::atomic::{AtomicUsize, Ordering};
+        let produced = AtomicUsize::new(0);
+        let produce = |f: &mut dyn FnMut(u64) -> ControlFlow<()>| {
+            for i in 0..(2 * BATCH as u64 + 3) {
+                produced.fetch_add(1, Ordering::SeqCst);
+                if f(i).is_break() {
+                    return;
+                }
+            }
+        };
+        let mut seen = Vec::new();
+        ordered_map(
+            1,
+            produce,
+            |i| (i, produced.load(Ordering::SeqCst)),
+            |r| {
+                seen.push(r);
+                Ok(())
+            },
+        )
+        .unwrap();
+        // Every item of a batch is produced before the first is worked on.
+        let expected: Vec<(u64, usize)> =
+            (0..2 * BATCH as u64 + 3).map(|i| (i, (i as usize / BATCH + 1) * BATCH)).map(|(i, n)| (i, n.min(2 * BATCH + 3))).collect();
+        assert_eq!(seen, expected);
     }
 
     #[test]

@@ -220,7 +220,12 @@ pub fn is_archive(path: &Path) -> bool {
 }
 
 fn kind_of(path: &Path) -> Option<Kind> {
-    archive::kind(parent_and_name(path).1?.to_str()?)
+    kind_of_name(parent_and_name(path).1)
+}
+
+/// [`kind_of`] from the path's last part, when the caller has split it.
+fn kind_of_name(name: Option<&std::ffi::OsStr>) -> Option<Kind> {
+    archive::kind(name?.to_str()?)
 }
 
 /// `(path.parent(), path.file_name())`, read from the bytes when the path
@@ -234,7 +239,7 @@ fn parent_and_name(path: &Path) -> (Option<&Path>, Option<&std::ffi::OsStr>) {
         let bytes = path.as_os_str().as_bytes();
         // Not a folder part that `Path` trims (`a//b`, `a/./b`, `./b`, `/b`),
         // nor a last part it reads otherwise (`a/`, `a/.`, `a/..`).
-        if let Some(slash) = bytes.iter().rposition(|&b| b == b'/')
+        if let Some(slash) = memchr::memrchr(b'/', bytes)
             && slash > 0
             && !matches!(bytes[slash - 1], b'/' | b'.')
             && !matches!(&bytes[slash + 1..], b"" | b"." | b"..")
@@ -245,6 +250,9 @@ fn parent_and_name(path: &Path) -> (Option<&Path>, Option<&std::ffi::OsStr>) {
     }
     (path.parent(), path.file_name())
 }
+
+/// A path's [`parent_and_name`].
+type Split<'p> = (Option<&'p Path>, Option<&'p std::ffi::OsStr>);
 
 /// What the walk finds, before anything is read.
 enum Found {
@@ -320,7 +328,8 @@ impl Walk {
     /// folders in which nothing was found.
     fn visit(&self, paths: &[PathBuf], open: bool, f: &mut dyn FnMut(Found) -> ControlFlow<()>) -> Vec<PathBuf> {
         let mut k = 0;
-        let mut seen = Seen::default();
+        // A key a named file at least: the set is not grown step by step.
+        let mut seen = Seen(std::collections::HashSet::with_capacity(paths.len()));
         let found_so_far = std::cell::Cell::new(0usize);
         let mut empty_folders = Vec::new();
         let mut parents = Parents::default();
@@ -339,8 +348,11 @@ impl Walk {
             let flow = if path.as_os_str() == "-" {
                 take(Found::Stdin)
             } else {
-                let kind = kind_of(path);
-                let looked = if open && kind.is_none() { Named::open(path, &mut parents) } else { Named::look(path) };
+                // The path split once for all that follows (its kind, its
+                // folder, the file's key, its relative name).
+                let split = parent_and_name(path);
+                let kind = kind_of_name(split.1);
+                let looked = if open && kind.is_none() { Named::open(path, split, &mut parents) } else { Named::look(path) };
                 match looked {
                     Ok(Named::Folder) => {
                         let before = found_so_far.get();
@@ -351,9 +363,9 @@ impl Walk {
                         flow
                     }
                     Ok(Named::File { size, is_link, file }) => {
-                        let relative = parent_and_name(path).1.map_or_else(|| path.clone(), PathBuf::from);
+                        let relative = split.1.map_or_else(|| path.clone(), PathBuf::from);
                         // Only another named path can lead to the file again.
-                        let key = if paths.len() > 1 { PathKey::of(&parents.canonical(path, is_link), None) } else { PathKey::of(path, None) };
+                        let key = if paths.len() > 1 { parents.key(path, split, is_link) } else { PathKey::of(path, None) };
                         take(Found::File { path: path.clone(), relative, kind, key, size: Some(size), file })
                     }
                     Err(e) => {
@@ -518,8 +530,8 @@ impl Named {
     /// opened but looked at by path (its target's canonical path is the
     /// file's key), and so is a path that cannot be opened (the errors of
     /// a look, and a file that cannot be read is still taken once).
-    fn open(path: &Path, parents: &mut Parents) -> io::Result<Named> {
-        let Ok(file) = parents.open(path) else { return Named::look(path) };
+    fn open(path: &Path, split: Split<'_>, parents: &mut Parents) -> io::Result<Named> {
+        let Ok(file) = parents.open(path, split) else { return Named::look(path) };
         let m = file.metadata()?;
         Ok(if m.is_dir() { Named::Folder } else { Named::File { size: m.len(), is_link: false, file: Some(file) } })
     }
@@ -544,7 +556,9 @@ struct Parents(Option<Parent>);
 
 struct Parent {
     path: PathBuf,
-    canonical: Option<PathBuf>,
+    /// The key of a file in it, hashed up to its name: the folder's
+    /// canonical path, resolved once, and a `/`.
+    key_prefix: Option<KeyPrefix>,
     /// Files opened in it so far.
     opened: usize,
     /// Opened for the second file; an error when it cannot be (the files
@@ -553,19 +567,21 @@ struct Parent {
 }
 
 impl Parents {
-    /// The canonical path of a named file: its folder's joined with its
-    /// name, unless the path is a link itself (then resolved whole).
-    fn canonical(&mut self, path: &Path, is_link: bool) -> PathBuf {
+    /// The key of a named file: that of its canonical path, its folder's
+    /// joined with its name, unless the path is a link itself (then
+    /// resolved whole). The folder's part is hashed once (no joined path
+    /// is built).
+    fn key(&mut self, path: &Path, split: Split<'_>, is_link: bool) -> PathKey {
         let resolve = |p: &Path| std::fs::canonicalize(p).unwrap_or_else(|_| p.to_path_buf());
-        let ((Some(parent), Some(name)), false) = (parent_and_name(path), is_link) else { return resolve(path) };
+        let ((Some(parent), Some(name)), false) = (split, is_link) else { return PathKey::of(&resolve(path), None) };
         let parent = if parent.as_os_str().is_empty() { Path::new(".") } else { parent };
-        self.of(parent).canonical.get_or_insert_with(|| resolve(parent)).join(name)
+        self.of(parent).key_prefix.get_or_insert_with(|| KeyPrefix::of(&resolve(parent))).with(name.as_encoded_bytes())
     }
 
     /// Opens a named file for reading unless its path's last part is a
     /// symbolic link.
-    fn open(&mut self, path: &Path) -> io::Result<File> {
-        let Some((folder, name)) = folder_and_name(path) else { return no_follow::open(path) };
+    fn open(&mut self, path: &Path, split: Split<'_>) -> io::Result<File> {
+        let Some((folder, name)) = folder_and_name(path, split) else { return no_follow::open(path) };
         let parent = self.of(folder);
         parent.opened += 1;
         if parent.opened == 1 {
@@ -579,18 +595,19 @@ impl Parents {
 
     /// The entry of `folder`, which replaces the last one if another.
     fn of(&mut self, folder: &Path) -> &mut Parent {
-        if self.0.as_ref().is_some_and(|last| last.path != folder) {
+        // The bytes compared, not the components (`Path`'s `==` parses
+        // both): a folder spelt otherwise is opened once more, no more.
+        if self.0.as_ref().is_some_and(|last| last.path.as_os_str() != folder.as_os_str()) {
             self.0 = None;
         }
-        self.0.get_or_insert_with(|| Parent { path: folder.to_path_buf(), canonical: None, opened: 0, dir: None })
+        self.0.get_or_insert_with(|| Parent { path: folder.to_path_buf(), key_prefix: None, opened: 0, dir: None })
     }
 }
 
 /// A path's folder (`.` for a bare name) and last part, when the path ends
 /// with that part: `Path::file_name` looks past a trailing `/` or `/.`,
 /// which the kernel does not (`game.sgf/` is no file).
-fn folder_and_name(path: &Path) -> Option<(&Path, &std::ffi::OsStr)> {
-    let (folder, name) = parent_and_name(path);
+fn folder_and_name<'p>(path: &Path, (folder, name): Split<'p>) -> Option<(&'p Path, &'p std::ffi::OsStr)> {
     let name = name?;
     if !path.as_os_str().as_encoded_bytes().ends_with(name.as_encoded_bytes()) {
         return None;
@@ -621,7 +638,20 @@ mod no_follow {
 
     /// Opens the file `name` in the open folder `dir` (`openat`).
     pub fn open_in(dir: &File, name: &OsStr) -> io::Result<File> {
-        let name = std::ffi::CString::new(name.as_bytes())?;
+        // A name that fits is made a C string on the stack, not in a new
+        // allocation (as `std::fs` does for its paths).
+        let mut buffer = [0u8; 256];
+        let heap;
+        let name = match name.as_bytes() {
+            bytes if bytes.len() < buffer.len() => {
+                buffer[..bytes.len()].copy_from_slice(bytes);
+                std::ffi::CStr::from_bytes_with_nul(&buffer[..=bytes.len()]).map_err(|_| io::Error::from(io::ErrorKind::InvalidInput))?
+            }
+            bytes => {
+                heap = std::ffi::CString::new(bytes)?;
+                heap.as_c_str()
+            }
+        };
         // SAFETY: `dir` is an open descriptor and `name` ends with a NUL.
         let fd = unsafe { libc::openat(dir.as_raw_fd(), name.as_ptr(), libc::O_RDONLY | libc::O_CLOEXEC | libc::O_NOFOLLOW) };
         if fd < 0 {
@@ -659,25 +689,51 @@ struct PathKey(u128);
 impl PathKey {
     /// The key of `path`, or of `path.join(relative)` without building it.
     fn of(path: &Path, relative: Option<&Path>) -> PathKey {
+        match relative {
+            Some(relative) => KeyPrefix::of(path).with(relative.as_os_str().as_encoded_bytes()),
+            None => KeyPrefix::start(path.as_os_str().as_encoded_bytes()).with(b""),
+        }
+    }
+}
+
+/// The two hashes of a [`PathKey`] fed with the start of a path: a folder's
+/// files' keys go on from it. The bytes are hashed, not the components
+/// (`Path`'s own hash parses them): canonical paths are already in one
+/// form. A hasher fed in parts gives the hash of the parts put together.
+#[derive(Clone)]
+struct KeyPrefix([std::hash::DefaultHasher; 2]);
+
+impl KeyPrefix {
+    /// The hashes fed with `bytes`.
+    fn start(bytes: &[u8]) -> KeyPrefix {
         use std::hash::{DefaultHasher, Hasher};
-        // The bytes, not the components (`Path`'s own hash parses them):
-        // canonical paths are already in one form. A hasher fed in parts
-        // gives the hash of the parts put together.
-        let path = path.as_os_str().as_encoded_bytes();
-        let relative = relative.map(|r| r.as_os_str().as_encoded_bytes());
-        let half = |salt: u64| {
+        KeyPrefix([0, 1].map(|salt| {
             let mut h = DefaultHasher::new();
             h.write_u64(salt);
-            h.write(path);
-            if let Some(relative) = relative {
-                if !path.ends_with(b"/") {
-                    h.write(b"/");
-                }
-                h.write(relative);
-            }
-            h.finish()
-        };
-        PathKey(u128::from(half(0)) << 64 | u128::from(half(1)))
+            h.write(bytes);
+            h
+        }))
+    }
+
+    /// The hashes fed with the folder `path` and the `/` that joins a name
+    /// to it.
+    fn of(path: &Path) -> KeyPrefix {
+        use std::hash::Hasher;
+        let path = path.as_os_str().as_encoded_bytes();
+        let mut prefix = KeyPrefix::start(path);
+        if !path.ends_with(b"/") {
+            prefix.0.iter_mut().for_each(|h| h.write(b"/"));
+        }
+        prefix
+    }
+
+    /// The key of the path that goes on with `rest`.
+    fn with(&self, rest: &[u8]) -> PathKey {
+        use std::hash::Hasher;
+        let [mut h0, mut h1] = self.0.clone();
+        h0.write(rest);
+        h1.write(rest);
+        PathKey(u128::from(h0.finish()) << 64 | u128::from(h1.finish()))
     }
 }
 
@@ -833,7 +889,7 @@ mod tests {
     #[test]
     fn a_path_is_opened_in_its_folder_only_when_it_ends_with_its_name() {
         fn split(path: &str) -> Option<(&str, &str)> {
-            folder_and_name(Path::new(path)).map(|(folder, name)| (folder.to_str().unwrap(), name.to_str().unwrap()))
+            folder_and_name(Path::new(path), parent_and_name(Path::new(path))).map(|(folder, name)| (folder.to_str().unwrap(), name.to_str().unwrap()))
         }
         assert_eq!(split("g/a.sgf"), Some(("g", "a.sgf")));
         assert_eq!(split("/g/a.sgf"), Some(("/g", "a.sgf")));

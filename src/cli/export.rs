@@ -74,7 +74,7 @@ enum Exported {
     Failed { name: String, code: Code, message: String },
 }
 
-pub fn export(args: ExportArgs) -> io::Result<Status> {
+pub fn export(mut args: ExportArgs) -> io::Result<Status> {
     let (mut inputs, rules) = match (args.input.resolve(), args.rules.resolve()) {
         (Ok(i), Ok(r)) => (i, r),
         _ => return Ok(Status::Usage),

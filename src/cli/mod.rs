@@ -451,7 +451,7 @@ struct InfoArgs {
 
 /// Runs the command line and returns the process exit status.
 pub fn run() -> ExitCode {
-    let cli = match Cli::try_parse() {
+    let cli = match parse_command_line() {
         Ok(cli) => cli,
         Err(e) => {
             let usage_error = e.use_stderr();
@@ -480,6 +480,59 @@ pub fn run() -> ExitCode {
     }
 }
 
+/// A run of paths at least this long at the end of the command line is
+/// not handed to clap path by path ([`parse_command_line`]).
+const LONG_RUN: usize = 32;
+
+/// Parses the command line as `Cli::try_parse` does. A long run of paths
+/// at its end (a shell glob of thousands of files) is not handed to clap
+/// one by one: clap copies each path three times and grows its lists as
+/// it goes, about 2k instructions and a page fault every few paths (the
+/// whole process's start on 2,000 files named). The line up to two
+/// arguments of the run is parsed instead, and the rest of the run
+/// appended to the paths, when that parse takes the second of those two
+/// as one more path than the parse without it: clap reads left to right,
+/// so it takes every later argument that is neither empty nor an option
+/// (`-...`) as a path too. Anything else (an error, `--help`, a command
+/// without paths) parses the whole line as before, so that what clap
+/// accepts and says is unchanged.
+fn parse_command_line() -> Result<Cli, clap::Error> {
+    use clap::{CommandFactory, FromArgMatches};
+    let mut args: Vec<std::ffi::OsString> = std::env::args_os().collect();
+    let plain = |arg: &std::ffi::OsString| !arg.is_empty() && !arg.as_encoded_bytes().starts_with(b"-");
+    let run = args.iter().skip(1).rev().take_while(|arg| plain(arg)).count();
+    if run >= LONG_RUN {
+        let mut command = Cli::command();
+        let mut parse = |args: &[std::ffi::OsString]| command.try_get_matches_from_mut(args).and_then(|mut m| Cli::from_arg_matches_mut(&mut m)).ok();
+        // The run may begin with the subcommand's name or an option's
+        // value: the first split whose shorter line parses.
+        for split in args.len() - run..args.len() - run + 3 {
+            let Some(mut without) = parse(&args[..split + 1]) else { continue };
+            let Some(mut with) = parse(&args[..split + 2]) else { break };
+            let (Some(before), Some(paths)) = (without.command.paths_mut(), with.command.paths_mut()) else { break };
+            if paths.len() != before.len() + 1 || paths.last().map(|p| p.as_os_str()) != Some(args[split + 1].as_os_str()) {
+                break;
+            }
+            paths.extend(args.drain(split + 2..).map(PathBuf::from));
+            return Ok(with);
+        }
+    }
+    Cli::try_parse_from(args)
+}
+
+impl Command {
+    /// The paths of a command that reads inputs.
+    fn paths_mut(&mut self) -> Option<&mut Vec<PathBuf>> {
+        match self {
+            Command::Check(args) => Some(&mut args.input.paths),
+            Command::Score(args) => Some(&mut args.input.paths),
+            Command::Convert(args) => Some(&mut args.input.paths),
+            Command::Info(args) => Some(&mut args.input.paths),
+            _ => None,
+        }
+    }
+}
+
 /// The outcome of a run, ordered by precedence.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord)]
 enum Status {
@@ -496,7 +549,8 @@ struct Inputs {
 }
 
 impl InputArgs {
-    fn resolve(&self) -> Result<Inputs, Status> {
+    /// Takes the paths (a glob's thousands are not copied).
+    fn resolve(&mut self) -> Result<Inputs, Status> {
         let encoding = match &self.encoding {
             None => None,
             Some(name) => match charset::encoding_for_label(name) {
@@ -513,7 +567,7 @@ impl InputArgs {
         }
         let walk = Walk { extensions, hidden: self.hidden, max_bytes: self.max_bytes.unwrap_or(batch::DEFAULT_MAX_BYTES), ..Walk::default() };
         let parse = ParseOptions { encoding, limits: sgf::Limits { max_nodes: self.max_nodes, max_variations: self.max_variations } };
-        Ok(Inputs { paths: self.paths.clone(), walk, parse })
+        Ok(Inputs { paths: std::mem::take(&mut self.paths), walk, parse })
     }
 }
 
@@ -592,7 +646,7 @@ struct CheckRun {
 }
 
 impl CheckArgs {
-    fn resolve(&self) -> Result<CheckRun, Status> {
+    fn resolve(&mut self) -> Result<CheckRun, Status> {
         let config = if self.no_config { Ok(Config::default()) } else { Config::load(self.config.as_deref()) };
         let config = config.map_err(|e| {
             say!("{e}");
@@ -716,7 +770,7 @@ enum Outcome {
     },
 }
 
-fn check(args: CheckArgs, style: report::Style) -> io::Result<Status> {
+fn check(mut args: CheckArgs, style: report::Style) -> io::Result<Status> {
     let run = match args.resolve() {
         Ok(run) => run,
         Err(status) => return Ok(status),
@@ -725,7 +779,10 @@ fn check(args: CheckArgs, style: report::Style) -> io::Result<Status> {
     let shown = Shown { quiet: args.quiet, summary_only: args.summary_only, style, fixes: run.fix.is_some() };
     let mut reporter = Reporter::new(run.format, shown, io::BufWriter::new(io::stdout().lock()));
     let mut progress = Progress::start(args.quiet);
-    let mut duplicates = DuplicateIndex::default();
+    // Room for a game a path named, under its name as named (a folder's
+    // files take more).
+    let paths = &run.inputs.paths;
+    let mut duplicates = DuplicateIndex::with_capacity(paths.len(), paths.iter().map(|p| p.as_os_str().len()).sum());
     let mut io_error = false;
     let mut empty_folders = Vec::new();
     std::thread::scope(|scope| -> io::Result<()> {
@@ -881,7 +938,7 @@ fn no_game(diagnostics: &[Diagnostic]) -> Option<&Diagnostic> {
     diagnostics.iter().find(|d| matches!(d.code, Code::NotSgf | Code::EmptyFile))
 }
 
-fn info(args: InfoArgs) -> io::Result<Status> {
+fn info(mut args: InfoArgs) -> io::Result<Status> {
     let inputs = match args.input.resolve() {
         Ok(i) => i,
         Err(status) => return Ok(status),
@@ -918,7 +975,7 @@ fn each_parsed(inputs: &Inputs, mut f: impl FnMut(&str, &sgf::Parsed) -> io::Res
     })
 }
 
-fn score(args: ScoreArgs, style: report::Style) -> io::Result<Status> {
+fn score(mut args: ScoreArgs, style: report::Style) -> io::Result<Status> {
     let (inputs, rules) = match (args.input.resolve(), args.rules.resolve()) {
         (Ok(i), Ok(r)) => (i, r),
         _ => return Ok(Status::Usage),
@@ -932,7 +989,7 @@ fn score(args: ScoreArgs, style: report::Style) -> io::Result<Status> {
     score::run(&run)
 }
 
-fn convert(args: ConvertArgs) -> io::Result<Status> {
+fn convert(mut args: ConvertArgs) -> io::Result<Status> {
     let inputs = match args.input.resolve() {
         Ok(i) => i,
         Err(status) => return Ok(status),
