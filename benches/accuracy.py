@@ -737,7 +737,10 @@ def render_misses(w, est_rows, misses, miss_rows, game):
             gnugo_right += 1
         else:
             why = "GNU Go finds kifu's winner: RE is not what the position counts to"
-        rows.append((why, f"| {game(r)} | {r['recorded']} | {r['result']} | {gres} | {why} |"))
+        # kifu's own check of the disagreement says which groups RE needs
+        # the other way and why kifu was not sure of them.
+        cause = f"; kifu's own check: {r['cause']}" if r.get("cause") else ""
+        rows.append((why, f"| {game(r)} | {r['recorded']} | {r['result']} | {gres} | {why}{cause} |"))
     w(
         f"GNU Go (`gnugo --score aftermath`, at most 2 minutes a game) finds RE's winner in {gnugo_right} of the {len(rows)} "
         "finished KGS games without oddities whose winner kifu's estimate misses."
