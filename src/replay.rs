@@ -382,10 +382,12 @@ impl Turn {
     /// No move yet.
     const OPEN: Turn = Turn(0);
 
-    /// After a move of `color` on a point.
+    /// After a move of `color` on a point: its bit, `1 << color`, made as
+    /// `color + 1` (the same for 0 and 1), an instruction where the shift
+    /// took two.
     #[inline(always)]
     fn moved(color: Color) -> Turn {
-        Turn(1 << color as u8)
+        Turn(color as u8 + 1)
     }
 
     /// After a pass of `color`.
@@ -398,7 +400,7 @@ impl Turn {
     /// or the game ended.
     #[inline(always)]
     fn out_of_turn(self, color: Color) -> bool {
-        self.0 & (1 << color as u8 | Turn::ENDED) != 0
+        self.0 & (Turn::moved(color).0 | Turn::ENDED) != 0
     }
 
     fn moved_last(self, color: Color) -> bool {
@@ -559,7 +561,7 @@ impl Replayer {
                 let children = match node.plain_run() {
                     // Most moves: a run of nodes each the one child of the
                     // one before, with no brothers to look for.
-                    Some(run) => run.for_each_move(|mv, code, letters| self.plain_move(mv, code, letters)).children(),
+                    Some(run) => run.for_each_move(|mv, letter, letters| self.plain_move(mv, letter, letters)).children(),
                     None => {
                         self.visit(node);
                         node.children()
@@ -660,8 +662,12 @@ impl Replayer {
     /// commonest by far: played from the letters in hand. Its property is
     /// made only for the rare paths that need it (see [`PlainMove`]).
     #[inline]
-    fn plain_move(&mut self, mv: PlainMove<'_>, code: PropId, [x, y]: [u8; 2]) {
-        let color = if code == PropId::B { Color::Black } else { Color::White };
+    fn plain_move(&mut self, mv: PlainMove<'_>, letter: u8, [x, y]: [u8; 2]) {
+        // The colour's index is the letter's low bit (`B` 0x42, `W` 0x57):
+        // a number, where a comparison with `B` was made again at each use
+        // of the colour (a `cmp` and a `setcc`, five times a move).
+        debug_assert!(matches!(letter, b'B' | b'W'));
+        let color = if letter & 1 == 0 { Color::Black } else { Color::White };
         if u16::from_le_bytes([x, y]) == u16::from_le_bytes(*b"tt") {
             // A pass up to 19x19, a point beyond: the general reading decides.
             return self.visit_move(color, mv.property(), false);
