@@ -463,11 +463,11 @@ impl LetterPoints {
         letters
     }
 
-    /// The point of column letter `x` and row letter `y` (both lower-case),
-    /// `None` when it is off the board.
+    /// The point of the letters `xy`, column then row (both lower-case,
+    /// as one little-endian number), `None` when it is off the board.
     #[inline(always)]
-    fn point(&self, x: u8, y: u8) -> Option<Pt> {
-        let p = u32::from(self.columns[usize::from(x & 31)]) + u32::from(self.rows[usize::from(y & 31)]);
+    fn point(&self, xy: u16) -> Option<Pt> {
+        let p = u32::from(self.columns[usize::from(xy & 31)]) + u32::from(self.rows[usize::from(xy >> 8 & 31)]);
         (p < u32::from(OFF_BOARD)).then_some(p as Pt)
     }
 }
@@ -561,7 +561,7 @@ impl Replayer {
                 let children = match node.plain_run() {
                     // Most moves: a run of nodes each the one child of the
                     // one before, with no brothers to look for.
-                    Some(run) => run.for_each_move(|mv, letter, letters| self.plain_move(mv, letter, letters)).children(),
+                    Some(run) => run.for_each_move(|mv, letter, xy| self.plain_move(mv, letter, xy)).children(),
                     None => {
                         self.visit(node);
                         node.children()
@@ -662,13 +662,13 @@ impl Replayer {
     /// commonest by far: played from the letters in hand. Its property is
     /// made only for the rare paths that need it (see [`PlainMove`]).
     #[inline]
-    fn plain_move(&mut self, mv: PlainMove<'_>, letter: u8, [x, y]: [u8; 2]) {
+    fn plain_move(&mut self, mv: PlainMove<'_>, letter: u8, xy: u16) {
         // The colour's index is the letter's low bit (`B` 0x42, `W` 0x57):
         // a number, where a comparison with `B` was made again at each use
         // of the colour (a `cmp` and a `setcc`, five times a move).
         debug_assert!(matches!(letter, b'B' | b'W'));
         let color = if letter & 1 == 0 { Color::Black } else { Color::White };
-        if u16::from_le_bytes([x, y]) == u16::from_le_bytes(*b"tt") {
+        if xy == u16::from_le_bytes(*b"tt") {
             // A pass up to 19x19, a point beyond: the general reading decides.
             return self.visit_move(color, mv.property(), false);
         }
@@ -676,7 +676,7 @@ impl Replayer {
         self.moves += 1;
         self.check_turn(color, mv);
         self.state.turn = Turn::moved(color);
-        match self.letters.point(x, y) {
+        match self.letters.point(xy) {
             // SAFETY: `LetterPoints` gives only points of the board.
             Some(pt) => unsafe { self.place(color, pt, mv) },
             None => self.off_board(color, mv.property()),
