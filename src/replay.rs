@@ -501,9 +501,11 @@ struct Replayer {
     /// Positions reached on the current line, and the move that first
     /// reached each.
     positions: Positions,
-    /// What a position's key adds to the stones' hash for the player to
-    /// move (by [`Color`] index): nothing under a positional ko rule.
-    to_move_keys: [u64; 2],
+    /// What a position's key adds to the stones' hash for the player who
+    /// moved last (by [`Color`] index): nothing under a positional ko
+    /// rule. By the mover, not the player to move: the common move
+    /// indexes it with its colour as it has it.
+    moved_keys: [u64; 2],
     /// Whether a branch point is open: positions added while none is are
     /// never taken back, so [`Positions`] need not note them.
     in_branch: bool,
@@ -533,7 +535,7 @@ impl Replayer {
             rules,
             size,
             letters: LetterPoints::new(&board),
-            to_move_keys: [0, white],
+            moved_keys: [white, 0],
             state: State { board, ko: NO_KO, turn: Turn::OPEN, move_number: 0, repetition_reported: false, last_repetition: u32::MAX },
             positions: Positions::with_capacity(positions, points),
             in_branch: false,
@@ -948,7 +950,7 @@ impl Replayer {
     /// which `captured` holds.
     #[inline(always)]
     fn check_repetition<'t>(&mut self, color: Color, pt: Pt, prop: impl Into<Property<'t>>, removed: bool) {
-        let key = self.key(color.opponent());
+        let key = self.key_after(color);
         let n = self.state.move_number;
         let stones = self.state.board.stone_count();
         // SAFETY: the positions were made for this board's points, and a
@@ -1004,7 +1006,13 @@ impl Replayer {
     /// which alternates move to move).
     #[inline]
     fn key(&self, to_move: Color) -> u64 {
-        self.state.board.hash() ^ self.to_move_keys[to_move as usize]
+        self.key_after(to_move.opponent())
+    }
+
+    /// [`Replayer::key`] after a move of `mover`.
+    #[inline]
+    fn key_after(&self, mover: Color) -> u64 {
+        self.state.board.hash() ^ self.moved_keys[mover as usize]
     }
 
     /// Records the position `key` as reached now, unless it was before.
