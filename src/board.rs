@@ -98,6 +98,20 @@ impl Keys {
     fn stone(&self, p: Pt, color: Color) -> u64 {
         self.stones[p as usize & (KEY_SLOTS - 1)][color.index()]
     }
+
+    /// [`Keys::stone`] with no mask, for the move path (an instruction a
+    /// move).
+    ///
+    /// # Safety
+    ///
+    /// `p` is below `MAX_POINTS`, as every index of a board's records is.
+    #[inline(always)]
+    unsafe fn stone_on_board(&self, p: Pt, color: Color) -> u64 {
+        debug_assert!(usize::from(p) < MAX_POINTS);
+        // SAFETY: `p` is below `MAX_POINTS`, which is below `KEY_SLOTS`.
+        let keys = unsafe { self.stones.get_unchecked(usize::from(p)) };
+        keys[color.index()]
+    }
 }
 
 static KEYS: Keys = make_keys();
@@ -486,7 +500,9 @@ impl Board {
     fn put(&mut self, color: Color, p: Pt) -> Result<(), Removal> {
         let own = Cell::of(color);
         self.stone_count += 1;
-        self.hash ^= KEYS.stone(p, color);
+        // SAFETY: `p` is an index of the records (see `spot`), of which
+        // no board has more than `MAX_POINTS`.
+        self.hash ^= unsafe { KEYS.stone_on_board(p, color) };
         let [n0, n1, n2, n3] = self.neighbor_indexes(p);
         // The records' address read once, not again after each store
         // through it (which the compiler cannot tell from a write to the
