@@ -98,6 +98,20 @@ impl Keys {
     fn stone(&self, p: Pt, color: Color) -> u64 {
         self.stones[p as usize & (KEY_SLOTS - 1)][color.index()]
     }
+
+    /// [`Keys::stone`] with no mask, for the move path (an instruction a
+    /// move).
+    ///
+    /// # Safety
+    ///
+    /// `p` is below `MAX_POINTS`, as every index of a board's records is.
+    #[inline(always)]
+    unsafe fn stone_on_board(&self, p: Pt, color: Color) -> u64 {
+        debug_assert!(usize::from(p) < MAX_POINTS);
+        // SAFETY: `p` is below `MAX_POINTS`, which is below `KEY_SLOTS`.
+        let keys = unsafe { self.stones.get_unchecked(usize::from(p)) };
+        keys[color.index()]
+    }
 }
 
 static KEYS: Keys = make_keys();
@@ -155,7 +169,7 @@ struct Spot {
     /// two of 255 or more are rare enough that either will do.
     stones: u8,
     /// For a stone: the chain's head point. Chain data lives at the head.
-    /// For an empty point or the border: [`NO_CHAIN`].
+    /// For an empty point: [`NO_CHAIN`]; for the border: [`BORDER_CHAIN`].
     head: Pt,
     /// For a stone: the next stone of its chain (circular).
     next: Pt,
@@ -168,14 +182,21 @@ const _: () = assert!(std::mem::size_of::<Spot>() == 8);
 
 impl Spot {
     const EMPTY: Spot = Spot { cell: Cell::Empty, stones: 0, head: NO_CHAIN, next: 0, libs: 0 };
-    const BORDER: Spot = Spot { cell: Cell::Border, ..Spot::EMPTY };
+    const BORDER: Spot = Spot { cell: Cell::Border, head: BORDER_CHAIN, ..Spot::EMPTY };
 }
 
-/// The `head` of every record that holds no stone: record 0, a corner
-/// of the border, whose `libs` nothing reads. A move takes a liberty from
-/// each neighbour's head, a stone's chain or this record, with no test of
-/// what the neighbour holds (two instructions a neighbour on every move).
+/// The `head` of every empty point: record 0, a corner of the border,
+/// never a neighbour of a point. A move takes a liberty from each
+/// neighbour's head, a stone's chain or one of these two records, with no
+/// test of what the neighbour holds (two instructions a neighbour on
+/// every move); what this record's `libs` lose in a move is the number
+/// of empty points next to it (see [`Board::put`]).
 const NO_CHAIN: Pt = 0;
+
+/// The `head` of every border record: record 1, of the border's top row,
+/// whose `libs` nothing reads. Apart from [`NO_CHAIN`], so that the
+/// liberties a move takes from that one are its empty neighbours alone.
+const BORDER_CHAIN: Pt = 1;
 
 /// Side of the board most games are played on.
 const COMMON_SIZE: usize = 19;
@@ -479,24 +500,28 @@ impl Board {
     fn put(&mut self, color: Color, p: Pt) -> Result<(), Removal> {
         let own = Cell::of(color);
         self.stone_count += 1;
-        self.hash ^= KEYS.stone(p, color);
+        // SAFETY: `p` is an index of the records (see `spot`), of which
+        // no board has more than `MAX_POINTS`.
+        self.hash ^= unsafe { KEYS.stone_on_board(p, color) };
         let [n0, n1, n2, n3] = self.neighbor_indexes(p);
         // The records' address read once, not again after each store
         // through it (which the compiler cannot tell from a write to the
         // board's own fields once this is inlined).
         let spots = &mut self.spots[..];
         *at_mut(spots, p) = Spot { cell: own, head: p, next: p, libs: 0, stones: 1 };
-        let mut empties = 0;
+        // Each empty neighbour takes a liberty from `NO_CHAIN`'s record:
+        // what it loses counts them, where a count kept by each neighbour's
+        // test took two instructions a neighbour.
+        let unclaimed = at(spots, NO_CHAIN).libs;
         let mut least = u16::MAX;
         let enemy = Cell::of(color.opponent());
         let mut touch = |spots: &mut [Spot], n: usize| {
             let spot = at(spots, n);
-            // Counted below, once the chain is merged and its head known.
-            empties += (spot.cell == Cell::Empty) as u16;
             // A stone's chain loses the liberty `p` was (each chain next to
             // `p` counted it: one at least is left to take). No test of the
             // cell, whose value is as good as random move to move: an empty
-            // or border point's head is `NO_CHAIN`, which may go below 0.
+            // point's head is `NO_CHAIN`, a border point's `BORDER_CHAIN`,
+            // which may go below 0.
             let libs = &mut at_mut(spots, spot.head).libs;
             *libs = libs.wrapping_sub(1);
             // The fewest liberties left to an enemy chain next to `p`: 0
@@ -513,6 +538,7 @@ impl Board {
         touch(spots, n1);
         touch(spots, n2);
         touch(spots, n3);
+        let empties = unclaimed.wrapping_sub(at(spots, NO_CHAIN).libs);
         let h = at(spots, p).head;
         at_mut(spots, h).libs += empties;
         if least == 0 {
@@ -926,9 +952,10 @@ mod tests {
 
     /// Every stone's `head` is one stone of its chain, the same for all,
     /// which holds the chain's size and its pseudo-liberties; an empty
-    /// point's is `NO_CHAIN`.
+    /// point's is `NO_CHAIN`, a border point's `BORDER_CHAIN`.
     fn assert_heads_hold_their_chains(b: &Board) {
         assert!(b.points().filter(|&p| b.cell(p) == Cell::Empty).all(|p| b.spots[p as usize].head == NO_CHAIN));
+        assert!(b.spots.iter().filter(|s| s.cell == Cell::Border).all(|s| s.head == BORDER_CHAIN));
         for p in b.points().filter(|&p| b.cell(p) != Cell::Empty) {
             let chain = b.chain(p);
             let head = b.spots[p as usize].head;

@@ -382,10 +382,12 @@ impl Turn {
     /// No move yet.
     const OPEN: Turn = Turn(0);
 
-    /// After a move of `color` on a point.
+    /// After a move of `color` on a point: its bit, `1 << color`, made as
+    /// `color + 1` (the same for 0 and 1), an instruction where the shift
+    /// took two.
     #[inline(always)]
     fn moved(color: Color) -> Turn {
-        Turn(1 << color as u8)
+        Turn(color as u8 + 1)
     }
 
     /// After a pass of `color`.
@@ -398,7 +400,7 @@ impl Turn {
     /// or the game ended.
     #[inline(always)]
     fn out_of_turn(self, color: Color) -> bool {
-        self.0 & (1 << color as u8 | Turn::ENDED) != 0
+        self.0 & (Turn::moved(color).0 | Turn::ENDED) != 0
     }
 
     fn moved_last(self, color: Color) -> bool {
@@ -461,11 +463,11 @@ impl LetterPoints {
         letters
     }
 
-    /// The point of column letter `x` and row letter `y` (both lower-case),
-    /// `None` when it is off the board.
+    /// The point of the letters `xy`, column then row (both lower-case,
+    /// as one little-endian number), `None` when it is off the board.
     #[inline(always)]
-    fn point(&self, x: u8, y: u8) -> Option<Pt> {
-        let p = u32::from(self.columns[usize::from(x & 31)]) + u32::from(self.rows[usize::from(y & 31)]);
+    fn point(&self, xy: u16) -> Option<Pt> {
+        let p = u32::from(self.columns[usize::from(xy & 31)]) + u32::from(self.rows[usize::from(xy >> 8 & 31)]);
         (p < u32::from(OFF_BOARD)).then_some(p as Pt)
     }
 }
@@ -499,9 +501,11 @@ struct Replayer {
     /// Positions reached on the current line, and the move that first
     /// reached each.
     positions: Positions,
-    /// What a position's key adds to the stones' hash for the player to
-    /// move (by [`Color`] index): nothing under a positional ko rule.
-    to_move_keys: [u64; 2],
+    /// What a position's key adds to the stones' hash for the player who
+    /// moved last (by [`Color`] index): nothing under a positional ko
+    /// rule. By the mover, not the player to move: the common move
+    /// indexes it with its colour as it has it.
+    moved_keys: [u64; 2],
     /// Whether a branch point is open: positions added while none is are
     /// never taken back, so [`Positions`] need not note them.
     in_branch: bool,
@@ -531,7 +535,7 @@ impl Replayer {
             rules,
             size,
             letters: LetterPoints::new(&board),
-            to_move_keys: [0, white],
+            moved_keys: [white, 0],
             state: State { board, ko: NO_KO, turn: Turn::OPEN, move_number: 0, repetition_reported: false, last_repetition: u32::MAX },
             positions: Positions::with_capacity(positions, points),
             in_branch: false,
@@ -559,7 +563,7 @@ impl Replayer {
                 let children = match node.plain_run() {
                     // Most moves: a run of nodes each the one child of the
                     // one before, with no brothers to look for.
-                    Some(run) => run.for_each_move(|mv, code, letters| self.plain_move(mv, code, letters)).children(),
+                    Some(run) => run.for_each_move(|mv, letter, xy| self.plain_move(mv, letter, xy)).children(),
                     None => {
                         self.visit(node);
                         node.children()
@@ -660,9 +664,13 @@ impl Replayer {
     /// commonest by far: played from the letters in hand. Its property is
     /// made only for the rare paths that need it (see [`PlainMove`]).
     #[inline]
-    fn plain_move(&mut self, mv: PlainMove<'_>, code: PropId, [x, y]: [u8; 2]) {
-        let color = if code == PropId::B { Color::Black } else { Color::White };
-        if u16::from_le_bytes([x, y]) == u16::from_le_bytes(*b"tt") {
+    fn plain_move(&mut self, mv: PlainMove<'_>, letter: u8, xy: u16) {
+        // The colour's index is the letter's low bit (`B` 0x42, `W` 0x57):
+        // a number, where a comparison with `B` was made again at each use
+        // of the colour (a `cmp` and a `setcc`, five times a move).
+        debug_assert!(matches!(letter, b'B' | b'W'));
+        let color = if letter & 1 == 0 { Color::Black } else { Color::White };
+        if xy == u16::from_le_bytes(*b"tt") {
             // A pass up to 19x19, a point beyond: the general reading decides.
             return self.visit_move(color, mv.property(), false);
         }
@@ -670,7 +678,7 @@ impl Replayer {
         self.moves += 1;
         self.check_turn(color, mv);
         self.state.turn = Turn::moved(color);
-        match self.letters.point(x, y) {
+        match self.letters.point(xy) {
             // SAFETY: `LetterPoints` gives only points of the board.
             Some(pt) => unsafe { self.place(color, pt, mv) },
             None => self.off_board(color, mv.property()),
@@ -942,7 +950,7 @@ impl Replayer {
     /// which `captured` holds.
     #[inline(always)]
     fn check_repetition<'t>(&mut self, color: Color, pt: Pt, prop: impl Into<Property<'t>>, removed: bool) {
-        let key = self.key(color.opponent());
+        let key = self.key_after(color);
         let n = self.state.move_number;
         let stones = self.state.board.stone_count();
         // SAFETY: the positions were made for this board's points, and a
@@ -998,7 +1006,13 @@ impl Replayer {
     /// which alternates move to move).
     #[inline]
     fn key(&self, to_move: Color) -> u64 {
-        self.state.board.hash() ^ self.to_move_keys[to_move as usize]
+        self.key_after(to_move.opponent())
+    }
+
+    /// [`Replayer::key`] after a move of `mover`.
+    #[inline]
+    fn key_after(&self, mover: Color) -> u64 {
+        self.state.board.hash() ^ self.moved_keys[mover as usize]
     }
 
     /// Records the position `key` as reached now, unless it was before.

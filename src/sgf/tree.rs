@@ -540,16 +540,20 @@ pub struct PlainRun<'a> {
 impl<'a> PlainRun<'a> {
     /// Calls `play` with each move of the run in turn, as
     /// [`Node::marked_plain_move`] gives it (the property as a
-    /// [`PlainMove`]); returns the run's last node.
+    /// [`PlainMove`], its identifier as its letter, `B` or `W`: the
+    /// [`PropId`] took a mask a move; the point's two letters as one
+    /// little-endian number, read in one load); returns the run's last
+    /// node.
     #[inline(always)]
-    pub fn for_each_move(self, mut play: impl FnMut(PlainMove<'a>, PropId, [u8; 2])) -> Node<'a> {
+    pub fn for_each_move(self, mut play: impl FnMut(PlainMove<'a>, u8, u16)) -> Node<'a> {
         let tree = self.tree;
         let mut data = &tree.nodes[self.id as usize];
         loop {
             debug_assert!(data.is_marked());
-            let [letter, _, x, y] = data.plain_move;
+            let letter = data.plain_move[0];
+            let xy = u16::from_le_bytes(*data.plain_move.last_chunk().expect("a mark has four bytes"));
             let mv = PlainMove { tree, data };
-            play(mv, PropId::of_move_letter(letter), [x, y]);
+            play(mv, letter, xy);
             if !data.in_run() {
                 return Node { tree, id: mv.id() };
             }
