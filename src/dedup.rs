@@ -11,7 +11,7 @@
 use std::collections::HashMap;
 
 use crate::sgf::props::{self, BoardSize, Move, Point};
-use crate::sgf::{GameTree, PropId};
+use crate::sgf::{GameTree, Node, PropId};
 
 /// Games shorter than this are not fingerprinted: short sequences are
 /// common openings and problem diagrams, not copies.
@@ -33,7 +33,6 @@ pub fn fingerprint(game: &GameTree) -> Option<u64> {
     for_each_move(game, size, |mv| {
         moves += 1;
         line = step(line, codes.move_code(mv, size));
-        true
     });
     if moves < MIN_MOVES {
         return None;
@@ -42,31 +41,67 @@ pub fn fingerprint(game: &GameTree) -> Option<u64> {
     Some(mix(line ^ mix(setup_code(&setup, symmetry, size)) ^ size_code))
 }
 
-/// Calls `visit` with each readable move of the main line, in order,
-/// while it returns `true`.
+/// Calls `visit` with each readable move of the main line, in order.
 #[inline(always)]
-fn for_each_move(game: &GameTree, size: BoardSize, mut visit: impl FnMut(Move) -> bool) {
+fn for_each_move(game: &GameTree, size: BoardSize, mut visit: impl FnMut(Move)) {
+    let mut node = game.root();
+    loop {
+        // Most nodes are plain moves, marked by the parser, taken a run
+        // of them at a time: the letters read from one record after the
+        // other, no step from node to node.
+        let last = match node.plain_run() {
+            Some(run) => run.for_each_move(|_, _, letters| visit(plain_move(letters, size))),
+            None => {
+                node_moves(node, size, |mv| {
+                    visit(mv);
+                    true
+                });
+                node
+            }
+        };
+        let Some(next) = last.children().next() else { return };
+        node = next;
+    }
+}
+
+/// Calls `visit` with each readable move of the main line, in order,
+/// while it returns `true`: node by node, for the few moves that decide
+/// the symmetry.
+fn for_each_first_move(game: &GameTree, size: BoardSize, mut visit: impl FnMut(Move) -> bool) {
     for node in game.main_line() {
-        // Most nodes are one move on a point, marked by the parser: two
-        // lower-case letters in hand, a point unless they are `tt` (a pass
-        // up to 19x19, which `read_move` tells), no property records to read.
-        if let Some((_, _, [x, y])) = node.marked_plain_move()
-            && [x, y] != *b"tt"
-        {
-            if !visit(Move::Play(Point::new(x - b'a', y - b'a'))) {
-                return;
-            }
-            continue;
-        }
-        for property in node.properties() {
-            if (property.code() == PropId::B || property.code() == PropId::W)
-                && let Some(mv) = property.only_value().and_then(|v| read_move(v.bytes(), size))
-                && !visit(mv)
-            {
-                return;
-            }
+        let more = match node.marked_plain_move() {
+            Some((_, _, letters)) => visit(plain_move(letters, size)),
+            None => node_moves(node, size, &mut visit),
+        };
+        if !more {
+            return;
         }
     }
+}
+
+/// The move of a node marked as a plain one: two lower-case letters, a
+/// point unless they are `tt` (a pass up to 19x19, which `read_move`
+/// tells).
+#[inline(always)]
+fn plain_move([x, y]: [u8; 2], size: BoardSize) -> Move {
+    match [x, y] {
+        [b't', b't'] => read_move(b"tt", size).unwrap_or(Move::Pass),
+        _ => Move::Play(Point::new(x - b'a', y - b'a')),
+    }
+}
+
+/// Calls `visit` with the readable `B` and `W` moves of a node not marked
+/// as a plain move, while it returns `true`; returns `false` once it has.
+fn node_moves(node: Node<'_>, size: BoardSize, mut visit: impl FnMut(Move) -> bool) -> bool {
+    for property in node.properties() {
+        if (property.code() == PropId::B || property.code() == PropId::W)
+            && let Some(mv) = property.only_value().and_then(|v| read_move(v.bytes(), size))
+            && !visit(mv)
+        {
+            return false;
+        }
+    }
+    true
 }
 
 /// The symmetry under which the game reads smallest (setup first, then the
@@ -78,7 +113,7 @@ fn canonical_symmetry(game: &GameTree, setup: &[Option<Vec<Point>>; 2], size: Bo
     if setup.iter().flatten().any(|points| !points.is_empty()) {
         candidates.keep_smallest(|s| setup_code(setup, s, size));
     }
-    for_each_move(game, size, |mv| {
+    for_each_first_move(game, size, |mv| {
         if candidates.len == 1 {
             return false;
         }
@@ -172,7 +207,7 @@ impl CodeMap {
     #[inline(always)]
     fn point_code(self, p: Point, size: BoardSize) -> u64 {
         if !size.contains(p) {
-            return 0x1_0000 | (u64::from(p.x) << 8) | u64::from(p.y);
+            return off_board_code(p);
         }
         (self.k + self.a * i64::from(p.x) + self.b * i64::from(p.y)) as u64
     }
@@ -184,6 +219,14 @@ impl CodeMap {
             Move::Play(p) => self.point_code(p, size),
         }
     }
+}
+
+/// The code of a point off the board, under every symmetry: out of the
+/// line's hot loop.
+#[cold]
+#[inline(never)]
+fn off_board_code(p: Point) -> u64 {
+    0x1_0000 | (u64::from(p.x) << 8) | u64::from(p.y)
 }
 
 /// The root's setup stones (`AB`, `AW`) as two unordered sets, combined so
