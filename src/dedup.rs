@@ -27,8 +27,7 @@ pub fn fingerprint(game: &GameTree) -> Option<u64> {
         .map(|p| p.map(|p| props::parse_elist_of_point(p.values().map(|v| v.text())).unwrap_or_default()));
     // Two passes over the tree's main line, no list of the moves: the
     // first few moves decide the symmetry, then the line is hashed under it.
-    let symmetry = canonical_symmetry(game, &setup, size);
-    let codes = CodeMap::new(symmetry, size);
+    let codes = canonical_codes(game, &setup, size);
     let (mut moves, mut line) = (0, 0u64);
     for_each_move(game, size, |mv| {
         moves += 1;
@@ -38,7 +37,7 @@ pub fn fingerprint(game: &GameTree) -> Option<u64> {
         return None;
     }
     let size_code = (u64::from(size.width) << 8) | u64::from(size.height);
-    Some(mix(line ^ mix(setup_code(&setup, symmetry, size)) ^ size_code))
+    Some(mix(line ^ mix(setup_code(&setup, codes, size)) ^ size_code))
 }
 
 /// Calls `visit` with each readable move of the main line, in order.
@@ -104,41 +103,42 @@ fn node_moves(node: Node<'_>, size: BoardSize, mut visit: impl FnMut(Move) -> bo
     true
 }
 
-/// The symmetry under which the game reads smallest (setup first, then the
-/// moves in order). The first corner move usually decides it, so this costs
-/// a few steps, not eight passes.
-fn canonical_symmetry(game: &GameTree, setup: &[Option<Vec<Point>>; 2], size: BoardSize) -> Symmetry {
-    let mut candidates = Candidates { symmetries: symmetries(size), len: 8 };
+/// The codes of the symmetry under which the game reads smallest (setup
+/// first, then the moves in order). The first corner move usually decides
+/// it, so this costs a few steps, not eight passes.
+fn canonical_codes(game: &GameTree, setup: &[Option<Vec<Point>>; 2], size: BoardSize) -> CodeMap {
+    let mut candidates = Candidates { codes: symmetries(size).map(|s| CodeMap::new(s, size)), len: 8 };
     // Without setup stones every symmetry gives the same setup code.
     if setup.iter().flatten().any(|points| !points.is_empty()) {
-        candidates.keep_smallest(|s| setup_code(setup, s, size));
+        candidates.keep_smallest(|codes| setup_code(setup, codes, size));
     }
     for_each_first_move(game, size, |mv| {
         if candidates.len == 1 {
             return false;
         }
-        candidates.keep_smallest(|s| CodeMap::new(s, size).move_code(mv, size));
+        candidates.keep_smallest(|codes| codes.move_code(mv, size));
         true
     });
-    candidates.symmetries[0]
+    candidates.codes[0]
 }
 
-/// The symmetries still in the running, in order: an array, not a vector
-/// (a block allocated for each game).
+/// The symmetries still in the running, in order, by their codes (made
+/// once, not at each move looked at): an array, not a vector (a block
+/// allocated for each game).
 struct Candidates {
-    symmetries: [Symmetry; 8],
+    codes: [CodeMap; 8],
     len: usize,
 }
 
 impl Candidates {
     /// Keeps those whose key is the smallest, each key computed once.
-    fn keep_smallest(&mut self, key: impl Fn(Symmetry) -> u64) {
-        let keys: [u64; 8] = std::array::from_fn(|i| if i < self.len { key(self.symmetries[i]) } else { u64::MAX });
+    fn keep_smallest(&mut self, key: impl Fn(CodeMap) -> u64) {
+        let keys: [u64; 8] = std::array::from_fn(|i| if i < self.len { key(self.codes[i]) } else { u64::MAX });
         let smallest = keys[..self.len].iter().copied().min().unwrap_or(0);
         let mut kept = 0;
         for (i, &key) in keys.iter().enumerate().take(self.len) {
             if key == smallest {
-                self.symmetries[kept] = self.symmetries[i];
+                self.codes[kept] = self.codes[i];
                 kept += 1;
             }
         }
@@ -231,8 +231,7 @@ fn off_board_code(p: Point) -> u64 {
 
 /// The root's setup stones (`AB`, `AW`) as two unordered sets, combined so
 /// that swapping the colours gives the same code.
-fn setup_code(setup: &[Option<Vec<Point>>; 2], s: Symmetry, size: BoardSize) -> u64 {
-    let codes = CodeMap::new(s, size);
+fn setup_code(setup: &[Option<Vec<Point>>; 2], codes: CodeMap, size: BoardSize) -> u64 {
     let set = |points: &Option<Vec<Point>>| points.iter().flatten().map(|p| mix(codes.point_code(*p, size))).fold(0, u64::wrapping_add);
     let (black, white) = (set(&setup[0]), set(&setup[1]));
     mix(black.min(white)) ^ black.max(white)
