@@ -11,7 +11,7 @@
 use std::collections::HashMap;
 
 use crate::sgf::props::{self, BoardSize, Move, Point};
-use crate::sgf::{GameTree, PropId};
+use crate::sgf::{GameTree, Node, PropId};
 
 /// Games shorter than this are not fingerprinted: short sequences are
 /// common openings and problem diagrams, not copies.
@@ -27,83 +27,118 @@ pub fn fingerprint(game: &GameTree) -> Option<u64> {
         .map(|p| p.map(|p| props::parse_elist_of_point(p.values().map(|v| v.text())).unwrap_or_default()));
     // Two passes over the tree's main line, no list of the moves: the
     // first few moves decide the symmetry, then the line is hashed under it.
-    let symmetry = canonical_symmetry(game, &setup, size);
-    let codes = CodeMap::new(symmetry, size);
+    let codes = canonical_codes(game, &setup, size);
     let (mut moves, mut line) = (0, 0u64);
     for_each_move(game, size, |mv| {
         moves += 1;
         line = step(line, codes.move_code(mv, size));
-        true
     });
     if moves < MIN_MOVES {
         return None;
     }
     let size_code = (u64::from(size.width) << 8) | u64::from(size.height);
-    Some(mix(line ^ mix(setup_code(&setup, symmetry, size)) ^ size_code))
+    Some(mix(line ^ mix(setup_code(&setup, codes, size)) ^ size_code))
+}
+
+/// Calls `visit` with each readable move of the main line, in order.
+#[inline(always)]
+fn for_each_move(game: &GameTree, size: BoardSize, mut visit: impl FnMut(Move)) {
+    let mut node = game.root();
+    loop {
+        // Most nodes are plain moves, marked by the parser, taken a run
+        // of them at a time: the letters read from one record after the
+        // other, no step from node to node.
+        let last = match node.plain_run() {
+            Some(run) => run.for_each_move(|_, _, letters| visit(plain_move(letters, size))),
+            None => {
+                node_moves(node, size, |mv| {
+                    visit(mv);
+                    true
+                });
+                node
+            }
+        };
+        let Some(next) = last.children().next() else { return };
+        node = next;
+    }
 }
 
 /// Calls `visit` with each readable move of the main line, in order,
-/// while it returns `true`.
-#[inline(always)]
-fn for_each_move(game: &GameTree, size: BoardSize, mut visit: impl FnMut(Move) -> bool) {
+/// while it returns `true`: node by node, for the few moves that decide
+/// the symmetry.
+fn for_each_first_move(game: &GameTree, size: BoardSize, mut visit: impl FnMut(Move) -> bool) {
     for node in game.main_line() {
-        // Most nodes are one move on a point, marked by the parser: two
-        // lower-case letters in hand, a point unless they are `tt` (a pass
-        // up to 19x19, which `read_move` tells), no property records to read.
-        if let Some((_, _, [x, y])) = node.marked_plain_move()
-            && [x, y] != *b"tt"
-        {
-            if !visit(Move::Play(Point::new(x - b'a', y - b'a'))) {
-                return;
-            }
-            continue;
-        }
-        for property in node.properties() {
-            if (property.code() == PropId::B || property.code() == PropId::W)
-                && let Some(mv) = property.only_value().and_then(|v| read_move(v.bytes(), size))
-                && !visit(mv)
-            {
-                return;
-            }
+        let more = match node.marked_plain_move() {
+            Some((_, _, letters)) => visit(plain_move(u16::from_le_bytes(letters), size)),
+            None => node_moves(node, size, &mut visit),
+        };
+        if !more {
+            return;
         }
     }
 }
 
-/// The symmetry under which the game reads smallest (setup first, then the
-/// moves in order). The first corner move usually decides it, so this costs
-/// a few steps, not eight passes.
-fn canonical_symmetry(game: &GameTree, setup: &[Option<Vec<Point>>; 2], size: BoardSize) -> Symmetry {
-    let mut candidates = Candidates { symmetries: symmetries(size), len: 8 };
+/// The move of a node marked as a plain one: two lower-case letters (as
+/// one little-endian number), a point unless they are `tt` (a pass up to
+/// 19x19, which `read_move` tells).
+#[inline(always)]
+fn plain_move(letters: u16, size: BoardSize) -> Move {
+    match letters.to_le_bytes() {
+        [b't', b't'] => read_move(b"tt", size).unwrap_or(Move::Pass),
+        [x, y] => Move::Play(Point::new(x - b'a', y - b'a')),
+    }
+}
+
+/// Calls `visit` with the readable `B` and `W` moves of a node not marked
+/// as a plain move, while it returns `true`; returns `false` once it has.
+fn node_moves(node: Node<'_>, size: BoardSize, mut visit: impl FnMut(Move) -> bool) -> bool {
+    for property in node.properties() {
+        if (property.code() == PropId::B || property.code() == PropId::W)
+            && let Some(mv) = property.only_value().and_then(|v| read_move(v.bytes(), size))
+            && !visit(mv)
+        {
+            return false;
+        }
+    }
+    true
+}
+
+/// The codes of the symmetry under which the game reads smallest (setup
+/// first, then the moves in order). The first corner move usually decides
+/// it, so this costs a few steps, not eight passes.
+fn canonical_codes(game: &GameTree, setup: &[Option<Vec<Point>>; 2], size: BoardSize) -> CodeMap {
+    let mut candidates = Candidates { codes: symmetries(size).map(|s| CodeMap::new(s, size)), len: 8 };
     // Without setup stones every symmetry gives the same setup code.
     if setup.iter().flatten().any(|points| !points.is_empty()) {
-        candidates.keep_smallest(|s| setup_code(setup, s, size));
+        candidates.keep_smallest(|codes| setup_code(setup, codes, size));
     }
-    for_each_move(game, size, |mv| {
+    for_each_first_move(game, size, |mv| {
         if candidates.len == 1 {
             return false;
         }
-        candidates.keep_smallest(|s| CodeMap::new(s, size).move_code(mv, size));
+        candidates.keep_smallest(|codes| codes.move_code(mv, size));
         true
     });
-    candidates.symmetries[0]
+    candidates.codes[0]
 }
 
-/// The symmetries still in the running, in order: an array, not a vector
-/// (a block allocated for each game).
+/// The symmetries still in the running, in order, by their codes (made
+/// once, not at each move looked at): an array, not a vector (a block
+/// allocated for each game).
 struct Candidates {
-    symmetries: [Symmetry; 8],
+    codes: [CodeMap; 8],
     len: usize,
 }
 
 impl Candidates {
     /// Keeps those whose key is the smallest, each key computed once.
-    fn keep_smallest(&mut self, key: impl Fn(Symmetry) -> u64) {
-        let keys: [u64; 8] = std::array::from_fn(|i| if i < self.len { key(self.symmetries[i]) } else { u64::MAX });
+    fn keep_smallest(&mut self, key: impl Fn(CodeMap) -> u64) {
+        let keys: [u64; 8] = std::array::from_fn(|i| if i < self.len { key(self.codes[i]) } else { u64::MAX });
         let smallest = keys[..self.len].iter().copied().min().unwrap_or(0);
         let mut kept = 0;
         for (i, &key) in keys.iter().enumerate().take(self.len) {
             if key == smallest {
-                self.symmetries[kept] = self.symmetries[i];
+                self.codes[kept] = self.codes[i];
                 kept += 1;
             }
         }
@@ -172,7 +207,7 @@ impl CodeMap {
     #[inline(always)]
     fn point_code(self, p: Point, size: BoardSize) -> u64 {
         if !size.contains(p) {
-            return 0x1_0000 | (u64::from(p.x) << 8) | u64::from(p.y);
+            return off_board_code(p);
         }
         (self.k + self.a * i64::from(p.x) + self.b * i64::from(p.y)) as u64
     }
@@ -186,10 +221,17 @@ impl CodeMap {
     }
 }
 
+/// The code of a point off the board, under every symmetry: out of the
+/// line's hot loop.
+#[cold]
+#[inline(never)]
+fn off_board_code(p: Point) -> u64 {
+    0x1_0000 | (u64::from(p.x) << 8) | u64::from(p.y)
+}
+
 /// The root's setup stones (`AB`, `AW`) as two unordered sets, combined so
 /// that swapping the colours gives the same code.
-fn setup_code(setup: &[Option<Vec<Point>>; 2], s: Symmetry, size: BoardSize) -> u64 {
-    let codes = CodeMap::new(s, size);
+fn setup_code(setup: &[Option<Vec<Point>>; 2], codes: CodeMap, size: BoardSize) -> u64 {
     let set = |points: &Option<Vec<Point>>| points.iter().flatten().map(|p| mix(codes.point_code(*p, size))).fold(0, u64::wrapping_add);
     let (black, white) = (set(&setup[0]), set(&setup[1]));
     mix(black.min(white)) ^ black.max(white)
