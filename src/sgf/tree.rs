@@ -46,8 +46,11 @@ impl Span {
 /// marked node (see `plain_move`) has none there.
 #[derive(Debug, Clone)]
 struct NodeData {
-    props: u32,
+    /// Before `props`, as `first_child` before `next_sibling`: a run's
+    /// records write each pair as one number stepped by one a record
+    /// (`GameTreeBuilder::add_marked_chain`).
     parent: u32,
+    props: u32,
     first_child: u32,
     next_sibling: u32,
     offset: u32,
@@ -985,12 +988,21 @@ impl GameTreeBuilder {
         let room = t.nodes.spare_capacity_mut();
         let room_len = room.len().min(max);
         let mut added = 0;
+        // The record's first four fields as two pairs, each one number
+        // stepped once a record (`parent` and `props`, `first_child` and
+        // `next_sibling`): two 8-byte stores and two additions, where the
+        // four fields took four stores, a `lea` and an `inc`.
+        let mut up = u64::from(first as u32 - 1) | u64::from(props) << 32;
+        let mut down = u64::from(first as u32 + 1) | u64::from(NONE) << 32;
         for slot in &mut room[..room_len] {
             let Some((offset, plain_move)) = next() else { break };
             debug_assert!(plain_move != UNMARKED);
             debug_assert_eq!(t.source.as_bytes().get(offset..offset + 6).map(|b| [b[1], b[2], b[3], b[4]]), Some(plain_move));
-            let id = (first + added) as u32;
-            slot.write(NodeData { props, parent: id - 1, first_child: id + 1, next_sibling: NONE, offset: offset as u32, plain_move });
+            let (parent, first_child) = (up as u32, down as u32);
+            debug_assert_eq!((parent, first_child), ((first + added) as u32 - 1, (first + added) as u32 + 1));
+            slot.write(NodeData { parent, props: (up >> 32) as u32, first_child, next_sibling: (down >> 32) as u32, offset: offset as u32, plain_move });
+            up += 1;
+            down += 1;
             added += 1;
         }
         if added > 0 {
