@@ -675,12 +675,20 @@ fn skip_space(s: &[u8], mut pos: usize) -> usize {
 fn plain_chain(b: &mut GameTreeBuilder, s: &[u8], mut next: usize, mut budget: usize) -> (usize, usize) {
     while budget > 0 {
         let mut at = next;
-        // The text from `at` on: a window is its first eight bytes, with
-        // one test of its length (no sum to check for overflow).
-        let mut rest = s.get(at..).unwrap_or_default();
+        // A window is the eight bytes from `at`, with one test of `at`
+        // against the last place one starts: where the text from `at`
+        // kept as a slice took its pointer, length and `at` stepped apart.
+        let last = s.len().checked_sub(8);
         budget -= b.add_marked_chain(budget, || {
-            let (plain_move, length) = marked_move_window(u64::from_le_bytes(*rest.first_chunk::<8>()?))?;
-            rest = &rest[length..];
+            if at > last? {
+                return None;
+            }
+            debug_assert!(at + 8 <= s.len());
+            // SAFETY: `at` is at most `s.len() - 8`, just tested, so the
+            // eight bytes from it are in `s` (a slice's checks of the
+            // window stayed, with `last` spilled).
+            let w = unsafe { s.as_ptr().add(at).cast::<[u8; 8]>().read_unaligned() };
+            let (plain_move, length) = marked_move_window(u64::from_le_bytes(w))?;
             at += length;
             Some((at - length, plain_move))
         });
