@@ -82,9 +82,10 @@ const MAX_POINTS: usize = MAX_STRIDE * MAX_STRIDE;
 /// Computed at compile time: the hot path reads them with no lazy
 /// initialisation check.
 struct Keys {
-    /// By point and colour; the points past `MAX_POINTS` are never used
-    /// (see [`Keys::stone`]).
-    stones: [[u64; 2]; KEY_SLOTS],
+    /// By colour and point; the points past `MAX_POINTS` are never used
+    /// (see [`Keys::stone`]). A colour's row is one table, which a board
+    /// holds by colour (see [`Board::stone_keys`]).
+    stones: [[u64; KEY_SLOTS]; 2],
     white_to_move: u64,
 }
 
@@ -96,21 +97,7 @@ const KEY_SLOTS: usize = MAX_POINTS.next_power_of_two();
 impl Keys {
     #[inline(always)]
     fn stone(&self, p: Pt, color: Color) -> u64 {
-        self.stones[p as usize & (KEY_SLOTS - 1)][color.index()]
-    }
-
-    /// [`Keys::stone`] with no mask, for the move path (an instruction a
-    /// move).
-    ///
-    /// # Safety
-    ///
-    /// `p` is below `MAX_POINTS`, as every index of a board's records is.
-    #[inline(always)]
-    unsafe fn stone_on_board(&self, p: Pt, color: Color) -> u64 {
-        debug_assert!(usize::from(p) < MAX_POINTS);
-        // SAFETY: `p` is below `MAX_POINTS`, which is below `KEY_SLOTS`.
-        let keys = unsafe { self.stones.get_unchecked(usize::from(p)) };
-        keys[color.index()]
+        self.stones[color.index()][p as usize & (KEY_SLOTS - 1)]
     }
 }
 
@@ -126,11 +113,11 @@ const fn make_keys() -> Keys {
         z ^ (z >> 31)
     }
     let mut state = 0x6b69_6675_5f7a_6f62u64; // "kifu_zob"
-    let mut stones = [[0; 2]; KEY_SLOTS];
+    let mut stones = [[0; KEY_SLOTS]; 2];
     let mut i = 0;
     while i < MAX_POINTS {
-        let black = next(&mut state);
-        stones[i] = [black, next(&mut state)];
+        stones[0][i] = next(&mut state);
+        stones[1][i] = next(&mut state);
         i += 1;
     }
     Keys { stones, white_to_move: next(&mut state) }
@@ -228,6 +215,10 @@ pub struct Board {
     stride: usize,
     spots: Vec<Spot>,
     hash: u64,
+    /// The stones' keys by colour, `KEYS`'s rows: the move path reads a
+    /// key in two loads (the row, the key), where the static table's
+    /// address and a point's place in it took four instructions.
+    stone_keys: [&'static [u64; KEY_SLOTS]; 2],
     /// Stones on the board.
     stone_count: u32,
     /// Stones each colour has captured (prisoners held by Black, White).
@@ -241,7 +232,7 @@ impl Board {
             return None;
         }
         let spots = if (width, height) == (COMMON_SIZE, COMMON_SIZE) { EMPTY_COMMON.to_vec() } else { draw(width, height) };
-        Some(Board { width, height, stride: width + 2, spots, hash: 0, stone_count: 0, prisoners: [0; 2] })
+        Some(Board { width, height, stride: width + 2, spots, hash: 0, stone_keys: [&KEYS.stones[0], &KEYS.stones[1]], stone_count: 0, prisoners: [0; 2] })
     }
 
     pub fn width(&self) -> usize {
@@ -500,9 +491,10 @@ impl Board {
     fn put(&mut self, color: Color, p: Pt) -> Result<(), Removal> {
         let own = Cell::of(color);
         self.stone_count += 1;
+        debug_assert!(usize::from(p) < MAX_POINTS);
         // SAFETY: `p` is an index of the records (see `spot`), of which
-        // no board has more than `MAX_POINTS`.
-        self.hash ^= unsafe { KEYS.stone_on_board(p, color) };
+        // no board has more than `MAX_POINTS`, below `KEY_SLOTS`: no mask.
+        self.hash ^= unsafe { *self.stone_keys[color.index()].get_unchecked(usize::from(p)) };
         let [n0, n1, n2, n3] = self.neighbor_indexes(p);
         // The records' address read once, not again after each store
         // through it (which the compiler cannot tell from a write to the
