@@ -439,7 +439,7 @@ fn ko_ban(pt: Pt, color: Color) -> u32 {
 /// replay (a branch point's copy is of the same board), reads them with
 /// no bounds check ([`Replayer::place`]).
 struct LetterPoints {
-    /// By a letter's low five bits (1 to 26 for `a` to `z`): the
+    /// By a letter less 0x60 (1 to 26 for `a` to `z`): the
     /// column's part of the point's index, its row's, or [`OFF_BOARD`].
     columns: [u16; 32],
     rows: [u16; 32],
@@ -463,11 +463,24 @@ impl LetterPoints {
         letters
     }
 
-    /// The point of the letters `xy`, column then row (both lower-case,
-    /// as one little-endian number), `None` when it is off the board.
+    /// The point of the letters `xy`, column then row (as one
+    /// little-endian number), `None` when it is off the board.
+    ///
+    /// # Safety
+    ///
+    /// Both letters are lower-case: a table's index is the letter less
+    /// 0x60 (1 to 26), unchecked, where the letter's low five bits took a
+    /// mask and a bounds check was left to the compiler to drop (the
+    /// subtraction goes into the load's displacement: two instructions
+    /// fewer a move).
     #[inline(always)]
-    fn point(&self, xy: u16) -> Option<Pt> {
-        let p = u32::from(self.columns[usize::from(xy & 31)]) + u32::from(self.rows[usize::from(xy >> 8 & 31)]);
+    unsafe fn point(&self, xy: u16) -> Option<Pt> {
+        let [x, y] = xy.to_le_bytes();
+        debug_assert!(x.is_ascii_lowercase() && y.is_ascii_lowercase());
+        // SAFETY: `x` and `y` are `a` to `z` (this function's contract),
+        // so each less 0x60 is 1 to 26, within the tables' 32.
+        let (column, row) = unsafe { (*self.columns.get_unchecked(usize::from(x) - 0x60), *self.rows.get_unchecked(usize::from(y) - 0x60)) };
+        let p = u32::from(column) + u32::from(row);
         (p < u32::from(OFF_BOARD)).then_some(p as Pt)
     }
 }
@@ -678,7 +691,9 @@ impl Replayer {
         self.moves += 1;
         self.check_turn(color, mv);
         self.state.turn = Turn::moved(color);
-        match self.letters.point(xy) {
+        // SAFETY: a mark's point letters are lower-case (the parser marks
+        // no other node, see `NodeData::plain_move`).
+        match unsafe { self.letters.point(xy) } {
             // SAFETY: `LetterPoints` gives only points of the board.
             Some(pt) => unsafe { self.place(color, pt, mv) },
             None => self.off_board(color, mv.property()),
