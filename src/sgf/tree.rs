@@ -989,20 +989,25 @@ impl GameTreeBuilder {
         let room_len = room.len().min(max);
         let mut added = 0;
         // The record's first four fields as two pairs, each one number
-        // stepped once a record (`parent` and `props`, `first_child` and
-        // `next_sibling`): two 8-byte stores and two additions, where the
-        // four fields took four stores, a `lea` and an `inc`.
-        let mut up = u64::from(first as u32 - 1) | u64::from(props) << 32;
-        let mut down = u64::from(first as u32 + 1) | u64::from(NONE) << 32;
+        // that the count of records added steps (`parent` and `props`,
+        // `first_child` and `next_sibling`): two 8-byte stores and two
+        // `lea`s, where the four fields took four stores, a `lea` and an
+        // `inc`.
+        let up = u64::from(first as u32 - 1) | u64::from(props) << 32;
+        let down = u64::from(first as u32 + 1) | u64::from(NONE) << 32;
         for slot in &mut room[..room_len] {
             let Some((offset, plain_move)) = next() else { break };
             debug_assert!(plain_move != UNMARKED);
             debug_assert_eq!(t.source.as_bytes().get(offset..offset + 6).map(|b| [b[1], b[2], b[3], b[4]]), Some(plain_move));
-            let (parent, first_child) = (up as u32, down as u32);
-            debug_assert_eq!((parent, first_child), ((first + added) as u32 - 1, (first + added) as u32 + 1));
-            slot.write(NodeData { parent, props: (up >> 32) as u32, first_child, next_sibling: (down >> 32) as u32, offset: offset as u32, plain_move });
-            up += 1;
-            down += 1;
+            let (up, down) = (up + added as u64, down + added as u64);
+            slot.write(NodeData {
+                parent: up as u32,
+                props: (up >> 32) as u32,
+                first_child: down as u32,
+                next_sibling: (down >> 32) as u32,
+                offset: offset as u32,
+                plain_move,
+            });
             added += 1;
         }
         if added > 0 {
