@@ -380,6 +380,74 @@ mod tests {
         assert_eq!(fingerprint_of(&game_text(&moves()[..MIN_MOVES - 1], false, "")), None);
     }
 
+    /// Moves `B`, `W` in turn, `;B[..]` each (a node the parser marks as a
+    /// plain move when its letters are lower-case), the points spread
+    /// from `seed` over the first `span` letters.
+    fn line(count: u32, seed: u32, span: u32) -> String {
+        (0..count)
+            .map(|i| {
+                let (x, y) = ((i * 7 + seed) % span, (i * 11 + seed * 3) % span);
+                let letter = |n: u32| (if n < 26 { b'a' + n as u8 } else { b'A' + (n - 26) as u8 }) as char;
+                format!(";{}[{}{}]", if i % 2 == 0 { 'B' } else { 'W' }, letter(x), letter(y))
+            })
+            .collect()
+    }
+
+    /// One game for each way a move or a stone reaches the fingerprint.
+    fn pinned_games() -> Vec<String> {
+        vec![
+            // Marked moves only, one run.
+            format!("(;GM[1]SZ[19]{})", line(40, 1, 19)),
+            // Handicap stones, symmetric, then asymmetric setup of both colours.
+            format!("(;GM[1]SZ[19]HA[4]AB[dd][pd][dp][pp]{})", line(30, 2, 19)),
+            format!("(;GM[1]SZ[19]AB[dd][pe][cq]AW[qq][jj]{})", line(30, 3, 19)),
+            // Passes (`tt`, empty) and points off the board (`zz`, upper case letters), first and later.
+            format!("(;GM[1]SZ[19];B[tt];W[];B[zz]{};B[];W[tt];B[sA];W[Aa];B[ss];W[ta]{})", line(20, 4, 19), line(10, 5, 19)),
+            // `tt` a point on a larger board; `zz` off a 25x25 board, on a 26x26 one; upper case on 52x52.
+            format!("(;GM[1]SZ[25];B[tt];W[zz];B[yy];W[za]{})", line(30, 6, 25)),
+            format!("(;GM[1]SZ[26];B[zz];W[tt];B[az]{})", line(30, 7, 26)),
+            format!("(;GM[1]SZ[52]{})", line(40, 8, 52)),
+            // Rectangular boards: four symmetries, off-board letters on one side.
+            format!("(;GM[1]SZ[13:9];B[mh];W[ni];B[aj]{})", line(30, 9, 13)),
+            format!("(;GM[1]SZ[9:13]AB[cc]AW[gk]{};B[ja];W[im])", line(30, 10, 9)),
+            // Small boards.
+            format!("(;GM[1]SZ[1];B[aa];W[ab]{})", line(24, 0, 2)),
+            format!("(;GM[1]SZ[2:3]{})", line(24, 11, 3)),
+            // Nodes not marked: a move with another property, two moves in a node,
+            // runs broken by them, variations (the main line is the first).
+            format!("(;GM[1]SZ[19]{})", line(30, 12, 19).replace(']', "]BL[10]")),
+            format!("(;GM[1]SZ[19];B[pd]W[dp];W[pp]C[x]{};B[qq]C[y]{}(;W[dd]{})(;W[cc]))", line(10, 13, 19), line(10, 14, 19), line(6, 15, 19)),
+            // The first moves symmetric, the symmetry decided late.
+            format!("(;GM[1]SZ[19];B[jj];W[jj];B[aa];W[ss];B[as];W[sa];B[ab]{})", line(20, 16, 19)),
+            // Too short.
+            format!("(;GM[1]SZ[19]{})", line(19, 17, 19)),
+        ]
+    }
+
+    #[test]
+    fn fingerprints_are_pinned() {
+        // The values the first fingerprint gave: a change of the code must not change them.
+        let pinned = [
+            Some(0x09e1_84bc_0e3a_2769),
+            Some(0xb11f_0719_6b72_4e1c),
+            Some(0x631c_32a8_f4cb_e028),
+            Some(0x555b_90c3_b570_2cd6),
+            Some(0x6c2f_92f3_4f15_bbab),
+            Some(0xb90c_6122_8036_7a5a),
+            Some(0x1a21_7361_371c_1200),
+            Some(0xdc38_4be9_9649_0a96),
+            Some(0x22f2_dc0e_1799_cee2),
+            Some(0x18f6_1574_c124_3c1d),
+            Some(0x7a46_e68a_c8f2_0b43),
+            Some(0xe6cc_4ea3_61c9_9c24),
+            Some(0xcc88_4502_9105_0600),
+            Some(0x4037_41c9_d4c6_4ce7),
+            None,
+        ];
+        let found: Vec<_> = pinned_games().iter().map(|g| fingerprint_of(g)).collect();
+        assert_eq!(found, pinned);
+    }
+
     #[test]
     fn the_index_names_the_first_file() {
         let mut index = DuplicateIndex::default();
