@@ -24,41 +24,46 @@ pub fn fingerprint(game: &GameTree) -> Option<u64> {
     let root = game.root();
     let size = props::board_size(root).ok()?;
     let setup = [root.get_code(PropId::AB), root.get_code(PropId::AW)]
-        .map(|p| p.map(|p| props::parse_elist_of_point(p.values().map(|v| v.text())).unwrap_or_default()));
+        .map(|p| p.map_or_else(Vec::new, |p| props::parse_elist_of_point(p.values().map(|v| v.text())).unwrap_or_default()));
     // Two passes over the tree's main line, no list of the moves: the
     // first few moves decide the symmetry, then the line is hashed under it.
-    let codes = canonical_codes(game, &setup, size);
-    let (mut moves, mut line) = (0, 0u64);
-    for_each_move(game, size, |mv| {
-        moves += 1;
-        line = step(line, codes.move_code(mv, size));
-    });
+    let (codes, setup_code) = canonical_codes(game, &setup, size);
+    let (moves, line) = hash_line(game, size, codes);
     if moves < MIN_MOVES {
         return None;
     }
     let size_code = (u64::from(size.width) << 8) | u64::from(size.height);
-    Some(mix(line ^ mix(setup_code(&setup, codes, size)) ^ size_code))
+    Some(mix(line ^ mix(setup_code) ^ size_code))
 }
 
-/// Calls `visit` with each readable move of the main line, in order.
-#[inline(always)]
-fn for_each_move(game: &GameTree, size: BoardSize, mut visit: impl FnMut(Move)) {
+/// The number of readable moves of the main line, and their hash under
+/// `codes`.
+fn hash_line(game: &GameTree, size: BoardSize, codes: CodeMap) -> (usize, u64) {
+    let letters = LetterCodes::new(codes, size);
+    let (mut moves, mut line) = (0, 0u64);
     let mut node = game.root();
     loop {
         // Most nodes are plain moves, marked by the parser, taken a run
         // of them at a time: the letters read from one record after the
         // other, no step from node to node.
         let last = match node.plain_run() {
-            Some(run) => run.for_each_move(|_, _, letters| visit(plain_move(letters, size))),
+            Some(run) => {
+                let last = run.for_each_move(|_, _, xy| line = step(line, letters.code(xy, codes, size)));
+                // A run's nodes are records one after the other, a move
+                // each: counted once a run, not at each move.
+                moves += (last.id().0 - node.id().0) as usize + 1;
+                last
+            }
             None => {
                 node_moves(node, size, |mv| {
-                    visit(mv);
+                    moves += 1;
+                    line = step(line, codes.move_code(mv, size));
                     true
                 });
                 node
             }
         };
-        let Some(next) = last.children().next() else { return };
+        let Some(next) = last.children().next() else { return (moves, line) };
         node = next;
     }
 }
@@ -104,14 +109,18 @@ fn node_moves(node: Node<'_>, size: BoardSize, mut visit: impl FnMut(Move) -> bo
 }
 
 /// The codes of the symmetry under which the game reads smallest (setup
-/// first, then the moves in order). The first corner move usually decides
-/// it, so this costs a few steps, not eight passes.
-fn canonical_codes(game: &GameTree, setup: &[Option<Vec<Point>>; 2], size: BoardSize) -> CodeMap {
+/// first, then the moves in order), and the setup's code under it. The
+/// first corner move usually decides it, so this costs a few steps, not
+/// eight passes.
+fn canonical_codes(game: &GameTree, setup: &[Vec<Point>; 2], size: BoardSize) -> (CodeMap, u64) {
     let mut candidates = Candidates { codes: symmetries(size).map(|s| CodeMap::new(s, size)), len: 8 };
-    // Without setup stones every symmetry gives the same setup code.
-    if setup.iter().flatten().any(|points| !points.is_empty()) {
-        candidates.keep_smallest(|codes| setup_code(setup, codes, size));
-    }
+    // Without setup stones every symmetry gives the same setup code; with
+    // them, the candidates kept share the smallest.
+    let setup_code = if setup.iter().any(|points| !points.is_empty()) {
+        candidates.keep_smallest(|codes| setup_code(setup, codes, size))
+    } else {
+        setup_code(setup, candidates.codes[0], size)
+    };
     for_each_first_move(game, size, |mv| {
         if candidates.len == 1 {
             return false;
@@ -119,7 +128,7 @@ fn canonical_codes(game: &GameTree, setup: &[Option<Vec<Point>>; 2], size: Board
         candidates.keep_smallest(|codes| codes.move_code(mv, size));
         true
     });
-    candidates.codes[0]
+    (candidates.codes[0], setup_code)
 }
 
 /// The symmetries still in the running, in order, by their codes (made
@@ -131,8 +140,9 @@ struct Candidates {
 }
 
 impl Candidates {
-    /// Keeps those whose key is the smallest, each key computed once.
-    fn keep_smallest(&mut self, key: impl Fn(CodeMap) -> u64) {
+    /// Keeps those whose key is the smallest, each key computed once;
+    /// returns that key.
+    fn keep_smallest(&mut self, key: impl Fn(CodeMap) -> u64) -> u64 {
         let keys: [u64; 8] = std::array::from_fn(|i| if i < self.len { key(self.codes[i]) } else { u64::MAX });
         let smallest = keys[..self.len].iter().copied().min().unwrap_or(0);
         let mut kept = 0;
@@ -143,6 +153,7 @@ impl Candidates {
             }
         }
         self.len = kept;
+        smallest
     }
 }
 
@@ -229,10 +240,58 @@ fn off_board_code(p: Point) -> u64 {
     0x1_0000 | (u64::from(p.x) << 8) | u64::from(p.y)
 }
 
+/// A [`CodeMap`]'s codes for the points of marked moves, read from their
+/// two lower-case letters as one little-endian number (as a run's
+/// `for_each_move` gives them, [`Node::plain_run`]): the letters' `'a'`s
+/// taken into the constant, and both edges of
+/// the board tested in one add, so that the hash loop does not make a
+/// [`Point`] and test it against the [`BoardSize`] at each move.
+#[derive(Clone, Copy)]
+struct LetterCodes {
+    k: i64,
+    a: i64,
+    b: i64,
+    /// Added to the letters, it sets the top bit of each byte whose letter
+    /// is off the board: a letter less `'a'` is at most 25 (`z`), so the
+    /// byte `letter - 'a' + 128 - side` (the side at most 26, which holds
+    /// every letter) is at most 153, no carry into the next byte, and it
+    /// is 128 or more exactly when the letter is not below the side.
+    edges: u16,
+}
+
+impl LetterCodes {
+    fn new(codes: CodeMap, size: BoardSize) -> LetterCodes {
+        let room = |side: u8| 128 - u16::from(side.min(26));
+        let aa = u16::from_le_bytes([b'a'; 2]);
+        let a = i64::from(b'a');
+        LetterCodes { k: codes.k - a * (codes.a + codes.b), a: codes.a, b: codes.b, edges: (room(size.width) | room(size.height) << 8).wrapping_sub(aa) }
+    }
+
+    /// The code of a marked move's letters `xy`: that of `codes` for its
+    /// point, or for the pass `tt` stands for on a small board.
+    #[inline(always)]
+    fn code(self, xy: u16, codes: CodeMap, size: BoardSize) -> u64 {
+        debug_assert!(xy.to_le_bytes().iter().all(u8::is_ascii_lowercase), "a marked move's letters are lower-case");
+        if xy.wrapping_add(self.edges) & 0x8080 != 0 {
+            return off_board_letters_code(xy, codes, size);
+        }
+        let [x, y] = xy.to_le_bytes();
+        (self.k + self.a * i64::from(x) + self.b * i64::from(y)) as u64
+    }
+}
+
+/// [`LetterCodes::code`] of letters off the board: a pass (`tt` up to
+/// 19x19) or a point's own code. Rare, out of the hash loop.
+#[cold]
+#[inline(never)]
+fn off_board_letters_code(xy: u16, codes: CodeMap, size: BoardSize) -> u64 {
+    codes.move_code(plain_move(xy, size), size)
+}
+
 /// The root's setup stones (`AB`, `AW`) as two unordered sets, combined so
 /// that swapping the colours gives the same code.
-fn setup_code(setup: &[Option<Vec<Point>>; 2], codes: CodeMap, size: BoardSize) -> u64 {
-    let set = |points: &Option<Vec<Point>>| points.iter().flatten().map(|p| mix(codes.point_code(*p, size))).fold(0, u64::wrapping_add);
+fn setup_code(setup: &[Vec<Point>; 2], codes: CodeMap, size: BoardSize) -> u64 {
+    let set = |points: &[Point]| points.iter().map(|p| mix(codes.point_code(*p, size))).fold(0, u64::wrapping_add);
     let (black, white) = (set(&setup[0]), set(&setup[1]));
     mix(black.min(white)) ^ black.max(white)
 }
@@ -357,6 +416,26 @@ mod tests {
                 }
             }
         }
+    }
+
+    #[test]
+    fn a_marked_moves_letters_code_as_its_move() {
+        for (width, height) in [(19, 19), (9, 13), (13, 9), (1, 1), (2, 3), (25, 25), (26, 26), (27, 20), (52, 52), (25, 3)] {
+            let size = BoardSize { width, height };
+            for s in symmetries(size) {
+                let codes = CodeMap::new(s, size);
+                for xy in lower_case_pairs() {
+                    let letters = u16::from_le_bytes(xy);
+                    let expected = codes.move_code(read_move(&xy, size).expect("letters"), size);
+                    assert_eq!(LetterCodes::new(codes, size).code(letters, codes, size), expected, "{xy:?} under {s:?} on {width}x{height}");
+                }
+            }
+        }
+    }
+
+    /// Every pair of lower-case letters.
+    fn lower_case_pairs() -> impl Iterator<Item = [u8; 2]> {
+        (b'a'..=b'z').flat_map(|x| (b'a'..=b'z').map(move |y| [x, y]))
     }
 
     #[test]
