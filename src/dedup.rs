@@ -11,7 +11,7 @@
 use std::collections::HashMap;
 
 use crate::sgf::props::{self, BoardSize, Move, Point};
-use crate::sgf::{GameTree, Node, PropId};
+use crate::sgf::{GameTree, Node, PropId, Property};
 
 /// Games shorter than this are not fingerprinted: short sequences are
 /// common openings and problem diagrams, not copies.
@@ -21,14 +21,17 @@ pub const MIN_MOVES: usize = 20;
 /// line, or `None` for games too short to tell (fewer than [`MIN_MOVES`]
 /// moves) or with an unreadable board size.
 pub fn fingerprint(game: &GameTree) -> Option<u64> {
-    let root = game.root();
-    let size = props::board_size(root).ok()?;
-    let setup = [root.get_code(PropId::AB), root.get_code(PropId::AW)]
-        .map(|p| p.map_or_else(Vec::new, |p| props::parse_elist_of_point(p.values().map(|v| v.text())).unwrap_or_default()));
+    let root = Root::read(game.root());
+    let size = props::board_size_of(root.size).ok()?;
+    let setup = root.setup.map(|p| p.map_or_else(Vec::new, |p| props::parse_elist_of_point(p.values().map(|v| v.text())).unwrap_or_default()));
+    // The walks start below the root unless it has moves of its own (a
+    // game's root rarely does, and a look at its properties for them was
+    // a pass over a dozen or more).
+    let start = if root.moves { Some(game.root()) } else { game.root().children().next() };
     // Two passes over the tree's main line, no list of the moves: the
     // first few moves decide the symmetry, then the line is hashed under it.
-    let (codes, setup_code) = canonical_codes(game, &setup, size);
-    let (moves, line) = hash_line(game, size, codes);
+    let (codes, setup_code) = canonical_codes(start, &setup, size);
+    let (moves, line) = start.map_or((0, 0), |start| hash_line(start, size, codes));
     if moves < MIN_MOVES {
         return None;
     }
@@ -36,12 +39,39 @@ pub fn fingerprint(game: &GameTree) -> Option<u64> {
     Some(mix(line ^ mix(setup_code) ^ size_code))
 }
 
-/// The number of readable moves of the main line, and their hash under
-/// `codes`.
-fn hash_line(game: &GameTree, size: BoardSize, codes: CodeMap) -> (usize, u64) {
+/// What the fingerprint reads of a game's root, in one pass over its
+/// properties: the first `SZ`, `AB` and `AW`, and whether it has moves.
+struct Root<'a> {
+    size: Option<Property<'a>>,
+    setup: [Option<Property<'a>>; 2],
+    moves: bool,
+}
+
+impl<'a> Root<'a> {
+    fn read(root: Node<'a>) -> Root<'a> {
+        let mut read = Root { size: None, setup: [None, None], moves: false };
+        for property in root.properties() {
+            let first = match property.code() {
+                PropId::SZ => &mut read.size,
+                PropId::AB => &mut read.setup[0],
+                PropId::AW => &mut read.setup[1],
+                PropId::B | PropId::W => {
+                    read.moves = true;
+                    continue;
+                }
+                _ => continue,
+            };
+            first.get_or_insert(property);
+        }
+        read
+    }
+}
+
+/// The number of readable moves of the main line from `node` on, and
+/// their hash under `codes`.
+fn hash_line(mut node: Node<'_>, size: BoardSize, codes: CodeMap) -> (usize, u64) {
     let letters = LetterCodes::new(codes, size);
     let (mut moves, mut line) = (0, 0u64);
-    let mut node = game.root();
     loop {
         // Most nodes are plain moves, marked by the parser, taken a run
         // of them at a time: the letters read from one record after the
@@ -71,8 +101,8 @@ fn hash_line(game: &GameTree, size: BoardSize, codes: CodeMap) -> (usize, u64) {
 /// Calls `visit` with each readable move of the main line, in order,
 /// while it returns `true`: node by node, for the few moves that decide
 /// the symmetry.
-fn for_each_first_move(game: &GameTree, size: BoardSize, mut visit: impl FnMut(Move) -> bool) {
-    for node in game.main_line() {
+fn for_each_first_move(start: Option<Node<'_>>, size: BoardSize, mut visit: impl FnMut(Move) -> bool) {
+    for node in start.into_iter().flat_map(|start| start.main_line()) {
         let more = match node.marked_plain_move() {
             Some((_, _, letters)) => visit(plain_move(u16::from_le_bytes(letters), size)),
             None => node_moves(node, size, &mut visit),
@@ -112,7 +142,7 @@ fn node_moves(node: Node<'_>, size: BoardSize, mut visit: impl FnMut(Move) -> bo
 /// first, then the moves in order), and the setup's code under it. The
 /// first corner move usually decides it, so this costs a few steps, not
 /// eight passes.
-fn canonical_codes(game: &GameTree, setup: &[Vec<Point>; 2], size: BoardSize) -> (CodeMap, u64) {
+fn canonical_codes(start: Option<Node<'_>>, setup: &[Vec<Point>; 2], size: BoardSize) -> (CodeMap, u64) {
     let mut candidates = Candidates { codes: symmetries(size).map(|s| CodeMap::new(s, size)), len: 8 };
     // Without setup stones every symmetry gives the same setup code; with
     // them, the candidates kept share the smallest.
@@ -121,7 +151,7 @@ fn canonical_codes(game: &GameTree, setup: &[Vec<Point>; 2], size: BoardSize) ->
     } else {
         setup_code(setup, candidates.codes[0], size)
     };
-    for_each_first_move(game, size, |mv| {
+    for_each_first_move(start, size, |mv| {
         if candidates.len == 1 {
             return false;
         }
@@ -241,30 +271,40 @@ fn off_board_code(p: Point) -> u64 {
 }
 
 /// A [`CodeMap`]'s codes for the points of marked moves, read from their
-/// two lower-case letters as one little-endian number (as a run's
-/// `for_each_move` gives them, [`Node::plain_run`]): the letters' `'a'`s
-/// taken into the constant, and both edges of
-/// the board tested in one add, so that the hash loop does not make a
-/// [`Point`] and test it against the [`BoardSize`] at each move.
+/// two lower-case letters as one little-endian number `xy` (as a run's
+/// `for_each_move` gives them, [`Node::plain_run`]), so that the hash loop
+/// does not make a [`Point`] and test it against the [`BoardSize`] at each
+/// move. One add of [`LetterCodes::edges`] both tests the board's edges
+/// and gives the number the code is made from.
 #[derive(Clone, Copy)]
 struct LetterCodes {
-    k: i64,
+    /// Added to `xy`: the sum `s` has the bytes `x - 'a' + 128 - width`
+    /// and `y - 'a' + 128 - height` (a side taken at most 26, which holds
+    /// every letter), each below 128 exactly when its letter is on the
+    /// board, and at most 153 (a letter less `'a'` is at most 25): no
+    /// carry from one into the other. (A `u32`, that wraps below `xy`'s
+    /// `'a'`s and above, so that the sum needs no zero extension.)
+    edges: u32,
+    /// The point's code `k + a·x' + b·y'` (`x'`, `y'` its column and row),
+    /// taken from the sum as `k_s + a·s + high·(s >> 8)`: `a·(s - 256·sy)
+    /// + b·sy` spares splitting off the low byte `sx`, and `k_s` takes in
+    /// what separates the sum's bytes from the column and the row.
+    k_s: i64,
     a: i64,
-    b: i64,
-    /// Added to the letters, it sets the top bit of each byte whose letter
-    /// is off the board: a letter less `'a'` is at most 25 (`z`), so the
-    /// byte `letter - 'a' + 128 - side` (the side at most 26, which holds
-    /// every letter) is at most 153, no carry into the next byte, and it
-    /// is 128 or more exactly when the letter is not below the side.
-    edges: u16,
+    high: i64,
 }
 
 impl LetterCodes {
     fn new(codes: CodeMap, size: BoardSize) -> LetterCodes {
-        let room = |side: u8| 128 - u16::from(side.min(26));
-        let aa = u16::from_le_bytes([b'a'; 2]);
-        let a = i64::from(b'a');
-        LetterCodes { k: codes.k - a * (codes.a + codes.b), a: codes.a, b: codes.b, edges: (room(size.width) | room(size.height) << 8).wrapping_sub(aa) }
+        let room = |side: u8| 128 - i64::from(side.min(26));
+        let (rx, ry) = (room(size.width), room(size.height));
+        let edges = (rx | ry << 8) as u32;
+        LetterCodes {
+            edges: edges.wrapping_sub(u32::from(u16::from_le_bytes([b'a'; 2]))),
+            k_s: codes.k - codes.a * rx - codes.b * ry,
+            a: codes.a,
+            high: codes.b - 256 * codes.a,
+        }
     }
 
     /// The code of a marked move's letters `xy`: that of `codes` for its
@@ -272,20 +312,21 @@ impl LetterCodes {
     #[inline(always)]
     fn code(self, xy: u16, codes: CodeMap, size: BoardSize) -> u64 {
         debug_assert!(xy.to_le_bytes().iter().all(u8::is_ascii_lowercase), "a marked move's letters are lower-case");
-        if xy.wrapping_add(self.edges) & 0x8080 != 0 {
-            return off_board_letters_code(xy, codes, size);
+        let s = u32::from(xy).wrapping_add(self.edges);
+        if s & 0x8080 != 0 {
+            return self.off_board_code(s, codes, size);
         }
-        let [x, y] = xy.to_le_bytes();
-        (self.k + self.a * i64::from(x) + self.b * i64::from(y)) as u64
+        (self.k_s + self.a * i64::from(s) + self.high * i64::from(s >> 8)) as u64
     }
-}
 
-/// [`LetterCodes::code`] of letters off the board: a pass (`tt` up to
-/// 19x19) or a point's own code. Rare, out of the hash loop.
-#[cold]
-#[inline(never)]
-fn off_board_letters_code(xy: u16, codes: CodeMap, size: BoardSize) -> u64 {
-    codes.move_code(plain_move(xy, size), size)
+    /// [`LetterCodes::code`] of letters off the board, from their sum `s`
+    /// (not the letters, which the hash loop need not keep): a pass (`tt`
+    /// up to 19x19) or a point's own code. Rare, out of the loop.
+    #[cold]
+    #[inline(never)]
+    fn off_board_code(self, s: u32, codes: CodeMap, size: BoardSize) -> u64 {
+        codes.move_code(plain_move(s.wrapping_sub(self.edges) as u16, size), size)
+    }
 }
 
 /// The root's setup stones (`AB`, `AW`) as two unordered sets, combined so
@@ -498,6 +539,8 @@ mod tests {
             format!("(;GM[1]SZ[19];B[pd]W[dp];W[pp]C[x]{};B[qq]C[y]{}(;W[dd]{})(;W[cc]))", line(10, 13, 19), line(10, 14, 19), line(6, 15, 19)),
             // The first moves symmetric, the symmetry decided late.
             format!("(;GM[1]SZ[19];B[jj];W[jj];B[aa];W[ss];B[as];W[sa];B[ab]{})", line(20, 16, 19)),
+            // Moves in the root, and `SZ` and `AB` twice (the first of each counts).
+            format!("(;GM[1]B[kc]SZ[13]W[dd]SZ[19]AB[cc]AB[dd]AW[jj]{})", line(30, 18, 13)),
             // Too short.
             format!("(;GM[1]SZ[19]{})", line(19, 17, 19)),
         ]
@@ -521,6 +564,7 @@ mod tests {
             Some(0xe6cc_4ea3_61c9_9c24),
             Some(0xcc88_4502_9105_0600),
             Some(0x4037_41c9_d4c6_4ce7),
+            Some(0x7b61_f55f_5ae8_fd44),
             None,
         ];
         let found: Vec<_> = pinned_games().iter().map(|g| fingerprint_of(g)).collect();

@@ -447,6 +447,12 @@ impl<'a> Node<'a> {
         self.data().is_marked().then_some(PlainRun { tree: self.tree, id: self.id })
     }
 
+    /// The line from this node down, always to the first child: the
+    /// node's part of [`GameTree::main_line`] when it is on it.
+    pub fn main_line(&self) -> MainLine<'a> {
+        MainLine { tree: self.tree, next: self.id }
+    }
+
     pub fn child_count(&self) -> usize {
         self.children().count()
     }
