@@ -23,7 +23,7 @@ pub const MIN_MOVES: usize = 20;
 pub fn fingerprint(game: &GameTree) -> Option<u64> {
     let root = Root::read(game.root());
     let size = props::board_size_of(root.size).ok()?;
-    let setup = root.setup.map(|p| p.map_or_else(Vec::new, |p| props::parse_elist_of_point(p.values().map(|v| v.text())).unwrap_or_default()));
+    let setup = root.setup.map(|p| p.map_or_else(Vec::new, setup_points));
     // The walks start below the root unless it has moves of its own (a
     // game's root rarely does, and a look at its properties for them was
     // a pass over a dozen or more).
@@ -65,6 +65,35 @@ impl<'a> Root<'a> {
         }
         read
     }
+}
+
+/// The points of a root's `AB` or `AW`, as [`props::parse_elist_of_point`]
+/// reads them (none when it fails).
+fn setup_points(property: Property<'_>) -> Vec<Point> {
+    few_points(property).unwrap_or_else(|| props::parse_elist_of_point(property.values().map(|v| v.text())).unwrap_or_default())
+}
+
+/// The points of a property of a few values, each one point, as handicap
+/// stones are: each point once, in order, as [`props::parse_point_list`]
+/// gives them, without its two passes over the values and its list grown
+/// a push at a time (a handicap game's setup took about 1,100
+/// instructions). `None` for any other property.
+fn few_points(property: Property<'_>) -> Option<Vec<Point>> {
+    // Up to as many as `parse_point_list` looks up in the list itself.
+    const FEW: usize = 16;
+    let values = property.values();
+    if values.len() > FEW {
+        return None;
+    }
+    let mut points = Vec::with_capacity(values.len());
+    for value in values {
+        let [x, y] = *value.bytes() else { return None };
+        let p = Point::new(letter(x)?, letter(y)?);
+        if !points.contains(&p) {
+            points.push(p);
+        }
+    }
+    Some(points)
 }
 
 /// The number of readable moves of the main line from `node` on, and
@@ -190,14 +219,19 @@ impl Candidates {
 /// A `B`/`W` value as [`props::parse_move`] reads it, without the error
 /// (an unreadable move is simply left out of the fingerprint).
 fn read_move(value: &[u8], size: BoardSize) -> Option<Move> {
-    let letter = |b: u8| match b {
-        b'a'..=b'z' => Some(b - b'a'),
-        b'A'..=b'Z' => Some(b - b'A' + 26),
-        _ => None,
-    };
     match *value {
         [] | [b't', b't'] if size.width <= 19 && size.height <= 19 || value.is_empty() => Some(Move::Pass),
         [x, y] => Some(Move::Play(Point::new(letter(x)?, letter(y)?))),
+        _ => None,
+    }
+}
+
+/// A point's coordinate from its letter, as SGF writes it: `a`-`z` 0-25,
+/// `A`-`Z` 26-51.
+fn letter(b: u8) -> Option<u8> {
+    match b {
+        b'a'..=b'z' => Some(b - b'a'),
+        b'A'..=b'Z' => Some(b - b'A' + 26),
         _ => None,
     }
 }
@@ -541,6 +575,15 @@ mod tests {
             format!("(;GM[1]SZ[19];B[jj];W[jj];B[aa];W[ss];B[as];W[sa];B[ab]{})", line(20, 16, 19)),
             // Moves in the root, and `SZ` and `AB` twice (the first of each counts).
             format!("(;GM[1]B[kc]SZ[13]W[dd]SZ[19]AB[cc]AB[dd]AW[jj]{})", line(30, 18, 13)),
+            // Setup stones repeated, off the board, in a rectangle, unreadable
+            // (none then), and more than a handful.
+            format!("(;GM[1]SZ[19]AB[dd][dd][pp][Aa]AW[aa:cc]{})", line(30, 19, 19)),
+            format!("(;GM[1]SZ[19]AB[dd][p]AW[qq]{})", line(30, 20, 19)),
+            format!(
+                "(;GM[1]SZ[19]AB{}AW[]{})",
+                (0..20u8).map(|i| format!("[{}{}]", (b'a' + i % 19) as char, (b'a' + (i * 5) % 19) as char)).collect::<String>(),
+                line(30, 21, 19)
+            ),
             // Too short.
             format!("(;GM[1]SZ[19]{})", line(19, 17, 19)),
         ]
@@ -565,6 +608,9 @@ mod tests {
             Some(0xcc88_4502_9105_0600),
             Some(0x4037_41c9_d4c6_4ce7),
             Some(0x7b61_f55f_5ae8_fd44),
+            Some(0x2231_c222_c77d_939f),
+            Some(0x816c_7a42_e04b_2de8),
+            Some(0xc9f1_ce9f_cbec_e494),
             None,
         ];
         let found: Vec<_> = pinned_games().iter().map(|g| fingerprint_of(g)).collect();
