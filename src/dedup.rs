@@ -320,9 +320,10 @@ struct LetterCodes {
     /// `'a'`s and above, so that the sum needs no zero extension.)
     edges: u32,
     /// The point's code `k + a·x' + b·y'` (`x'`, `y'` its column and row),
-    /// taken from the sum as `k_s + a·s + high·(s >> 8)`: `a·(s - 256·sy)
-    /// + b·sy` spares splitting off the low byte `sx`, and `k_s` takes in
-    /// what separates the sum's bytes from the column and the row.
+    /// taken from the sum as `k_s + a·s + high·(s >> 8)`: the sum's bytes
+    /// `sx + 256·sy` times `a`, plus `(b - 256·a)·sy`, spares splitting off
+    /// the low byte `sx`, and `k_s` takes in what separates the sum's
+    /// bytes from the column and the row.
     k_s: i64,
     a: i64,
     high: i64,
