@@ -180,13 +180,12 @@ fn canonical_codes(start: Option<Node<'_>>, setup: &[Vec<Point>; 2], size: Board
     } else {
         setup_code(setup, candidates.codes[0], size)
     };
-    for_each_first_move(start, size, |mv| {
-        if candidates.len == 1 {
-            return false;
-        }
-        candidates.keep_smallest(|codes| codes.move_code(mv, size));
-        true
-    });
+    if candidates.len > 1 {
+        for_each_first_move(start, size, |mv| {
+            candidates.keep_smallest(|codes| codes.move_code(mv, size));
+            candidates.len > 1
+        });
+    }
     (candidates.codes[0], setup_code)
 }
 
@@ -202,8 +201,15 @@ impl Candidates {
     /// Keeps those whose key is the smallest, each key computed once;
     /// returns that key.
     fn keep_smallest(&mut self, key: impl Fn(CodeMap) -> u64) -> u64 {
-        let keys: [u64; 8] = std::array::from_fn(|i| if i < self.len { key(self.codes[i]) } else { u64::MAX });
-        let smallest = keys[..self.len].iter().copied().min().unwrap_or(0);
+        // The smallest taken as the keys are made: a pass of its own over
+        // them was made a vector loop, 64-bit compares emulated in SSE2
+        // (half the instructions of a move looked at).
+        let mut keys = [0; 8];
+        let mut smallest = u64::MAX;
+        for (key_of, codes) in keys.iter_mut().zip(&self.codes[..self.len]) {
+            *key_of = key(*codes);
+            smallest = smallest.min(*key_of);
+        }
         let mut kept = 0;
         for (i, &key) in keys.iter().enumerate().take(self.len) {
             if key == smallest {
