@@ -539,6 +539,8 @@ struct Replayer {
     /// its buffer): captured, or the mover's own after a suicide. Stale
     /// after a move that removes none, which does not clear it.
     captured: Vec<Pt>,
+    /// The points a node's setup sets (kept to reuse its buffer).
+    setup: Vec<Pt>,
     diagnostics: Vec<Diagnostic>,
     moves: usize,
     /// What `--ko` and `--suicide` replaced of the ruleset: messages
@@ -548,18 +550,19 @@ struct Replayer {
 
 /// The working buffers of a replay no longer needed, kept for the next one
 /// on the same thread (see [`crate::spare`]): a check of a folder of games
-/// allocated them afresh for each game, four blocks a game, a fifth of the
-/// allocations of a check. They are kept empty; buffers with no room are
-/// as good, the replayer makes room as needed. Those of variations (the
-/// branch path, the positions' history) are not kept: most games have
-/// none, and four vectors are moved in registers, where six took a
-/// `memcpy` at each move.
+/// allocated them afresh for each game, four blocks a game and two more
+/// for a handicap's setup, a fifth of the allocations of a check. They are
+/// kept empty; buffers with no room are as good, the replayer makes room
+/// as needed. Those of variations (the branch path, the positions'
+/// history) are not kept: most games have none, and five vectors are
+/// moved in registers, where seven took a `memcpy` at each move.
 #[derive(Default)]
 struct Buffers {
     board: BoardBuffer,
     peak: Vec<MaybeUninit<Slot>>,
     slots: Vec<[u64; 2]>,
     captured: Vec<Pt>,
+    setup: Vec<Pt>,
 }
 
 thread_local! {
@@ -568,7 +571,7 @@ thread_local! {
 }
 
 impl Buffers {
-    const NONE: Buffers = Buffers { board: BoardBuffer::NONE, peak: Vec::new(), slots: Vec::new(), captured: Vec::new() };
+    const NONE: Buffers = Buffers { board: BoardBuffer::NONE, peak: Vec::new(), slots: Vec::new(), captured: Vec::new(), setup: Vec::new() };
 
     /// The buffers the thread kept; empty ones when it kept none (its first
     /// replay, or a replay that is still using them).
@@ -584,6 +587,7 @@ impl Buffers {
             peak: spare::emptied(self.peak),
             slots: spare::emptied(self.slots),
             captured: spare::emptied(self.captured),
+            setup: spare::emptied(self.setup),
         };
         // A thread being torn down keeps nothing.
         let _ = KEPT.try_with(|cell| cell.set(kept));
@@ -616,6 +620,7 @@ impl Replayer {
                 captured.reserve(32);
                 captured
             },
+            setup: buffers.setup,
             diagnostics,
             moves: 0,
             overrides: RuleOverrides::default(),
@@ -624,7 +629,8 @@ impl Replayer {
 
     /// The replayer's buffers, for the next replay ([`Buffers::keep`]).
     fn into_buffers(self) -> Buffers {
-        Buffers { board: self.state.board.into_buffer(), peak: self.positions.peak, slots: self.positions.table.slots, captured: self.captured }
+        let Replayer { state, positions, captured, setup, .. } = self;
+        Buffers { board: state.board.into_buffer(), peak: positions.peak, slots: positions.table.slots, captured, setup }
     }
 
     #[inline(never)]
@@ -793,10 +799,18 @@ impl Replayer {
         }
     }
 
-    /// Applies AB, AW and AE.
+    /// Applies AB, AW and AE, listing the points they set in the buffer
+    /// kept for that.
     fn setup(&mut self, node: Node<'_>) {
+        let mut set = std::mem::take(&mut self.setup);
+        self.set_up(node, &mut set);
+        set.clear();
+        self.setup = set;
+    }
+
+    /// [`Replayer::setup`], listing the points set in `set` (empty).
+    fn set_up(&mut self, node: Node<'_>, set: &mut Vec<Pt>) {
         let on_empty = self.state.board.stone_count() == 0;
-        let mut set = Vec::new();
         let mut at = 0;
         for prop in node.properties() {
             let cell = match prop.code() {
@@ -806,13 +820,13 @@ impl Replayer {
                 _ => continue,
             };
             at = prop.offset();
+            let listed = set.len();
             // Unreadable points are reported by the property checks.
-            let Ok(points) = props::parse_point_list(prop.values().map(|v| v.text())) else { continue };
-            for p in points {
-                if let Some(pt) = self.state.board.point(p.x as usize, p.y as usize) {
-                    self.state.board.set(pt, cell);
-                    set.push(pt);
-                }
+            if !list_points(&self.state.board, prop, set) {
+                continue;
+            }
+            for &pt in &set[listed..] {
+                self.state.board.set(pt, cell);
             }
         }
         if set.is_empty() {
@@ -821,7 +835,7 @@ impl Replayer {
         let board = &mut self.state.board;
         // On an empty board (a handicap, a problem) the stones are among
         // the points set: no need to look at every point.
-        let dead = if on_empty { board.link_setup_on_empty(&mut set) } else { board.rebuild_chains_find_dead() };
+        let dead = if on_empty { board.link_setup_on_empty(set) } else { board.rebuild_chains_find_dead() };
         self.state.ko = NO_KO;
         self.state.turn = self.state.turn.opened();
         if let Some(&p) = dead.first() {
@@ -1151,6 +1165,25 @@ impl Replayer {
         });
         Box::new(Focus { point, color, board: snapshot })
     }
+}
+
+/// Adds to `set` the points of `board` a point list property names
+/// (`AB[dd][aa:bb]`; points off the board left out), as
+/// [`props::parse_point_list`] reads it, but with no list of its own and
+/// points named twice listed twice: setting a point twice sets it once.
+/// When a value is unreadable, adds none and returns false.
+fn list_points(board: &Board, prop: Property<'_>, set: &mut Vec<Pt>) -> bool {
+    let listed = set.len();
+    for value in prop.values() {
+        let Ok((lo, hi)) = props::parse_point_or_rectangle(value.text()) else {
+            set.truncate(listed);
+            return false;
+        };
+        for y in lo.y..=hi.y {
+            set.extend((lo.x..=hi.x).filter_map(|x| board.point(usize::from(x), usize::from(y))));
+        }
+    }
+    true
 }
 
 /// The stones `stone_at` gives for each point of `board`.
