@@ -86,8 +86,9 @@ pub struct Replay {
 /// Replays a game. The caller has checked it is a game of Go.
 ///
 /// The replay's working buffers (the board, the positions seen) are kept
-/// by the thread for its next replay (see [`Buffers`]), so that checking
-/// many games allocates none of them after the first.
+/// by the thread for its next replay, so that checking many games
+/// allocates none of them after the first (a few at most 64 KiB each, a
+/// thread, whatever the games replayed).
 pub fn replay(game: &GameTree, overrides: &RuleOverrides) -> Replay {
     match start(game, overrides) {
         Ok((mut r, implicit_handicap)) => {

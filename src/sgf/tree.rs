@@ -236,6 +236,11 @@ struct ValueData {
 ///
 /// Build one with [`GameTreeBuilder`]; read it through [`Node`], [`Property`]
 /// and [`Value`] views.
+///
+/// A tree dropped leaves its record vectors, emptied, to its thread's next
+/// parse ([`GameTreeBuilder::over_source`]) when they hold at most 64 KiB
+/// each: one set a thread, so that a check of many files does not ask the
+/// allocator for them again for each file.
 #[derive(Clone, Default)]
 pub struct GameTree {
     /// The decoded text of the file the tree was parsed from (shared by
@@ -889,7 +894,7 @@ impl GameTreeBuilder {
     /// [`GameTreeBuilder::add_value_in_source`]), not copied.
     ///
     /// The vectors are those of the last tree the thread dropped, when it
-    /// kept them (see [`Records`]): room for such a tree already.
+    /// kept them (see [`GameTree`]): room for such a tree already.
     pub fn over_source(source: Arc<str>, bytes: usize) -> GameTreeBuilder {
         let Records { nodes, unmarked, props, values } = Records::take();
         let (text, written_ids, offset) = (String::new(), Vec::new(), 0);
