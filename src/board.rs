@@ -207,6 +207,20 @@ static EMPTY_COMMON: [Spot; COMMON_STRIDE * COMMON_STRIDE] = {
     spots
 };
 
+/// The records of a board no longer needed, to make another in
+/// ([`Board::new_in`]).
+#[derive(Default)]
+pub(crate) struct BoardBuffer(Vec<Spot>);
+
+impl BoardBuffer {
+    pub(crate) const NONE: BoardBuffer = BoardBuffer(Vec::new());
+
+    /// The buffer to keep for another board (see [`crate::spare::emptied`]).
+    pub(crate) fn emptied(self) -> BoardBuffer {
+        BoardBuffer(crate::spare::emptied(self.0))
+    }
+}
+
 /// A board position with its chains.
 #[derive(Clone)]
 pub struct Board {
@@ -228,11 +242,28 @@ pub struct Board {
 impl Board {
     /// An empty board; `None` when a side is outside 1..=52.
     pub fn new(width: usize, height: usize) -> Option<Board> {
+        Board::new_in(width, height, BoardBuffer::default())
+    }
+
+    /// [`Board::new`] in the records of a board no longer needed
+    /// ([`Board::into_buffer`]): no allocation when they have the room.
+    pub(crate) fn new_in(width: usize, height: usize, buffer: BoardBuffer) -> Option<Board> {
         if !(1..=MAX_SIZE).contains(&width) || !(1..=MAX_SIZE).contains(&height) {
             return None;
         }
-        let spots = if (width, height) == (COMMON_SIZE, COMMON_SIZE) { EMPTY_COMMON.to_vec() } else { draw(width, height) };
+        let mut spots = buffer.0;
+        spots.clear();
+        if (width, height) == (COMMON_SIZE, COMMON_SIZE) {
+            spots.extend_from_slice(&EMPTY_COMMON);
+        } else {
+            draw(&mut spots, width, height);
+        }
         Some(Board { width, height, stride: width + 2, spots, hash: 0, stone_keys: [&KEYS.stones[0], &KEYS.stones[1]], stone_count: 0, prisoners: [0; 2] })
+    }
+
+    /// The board's records, for [`Board::new_in`] to make another board in.
+    pub(crate) fn into_buffer(self) -> BoardBuffer {
+        BoardBuffer(self.spots)
     }
 
     pub fn width(&self) -> usize {
@@ -711,11 +742,12 @@ impl Board {
     }
 }
 
-/// The points of an empty `width` x `height` board, with its border.
-fn draw(width: usize, height: usize) -> Vec<Spot> {
+/// The points of an empty `width` x `height` board, with its border, in
+/// `spots` (empty).
+fn draw(spots: &mut Vec<Spot>, width: usize, height: usize) {
     let stride = width + 2;
     // Fill with empty points, then draw the border.
-    let mut spots = vec![Spot::EMPTY; stride * (height + 2)];
+    spots.resize(stride * (height + 2), Spot::EMPTY);
     let (top, rest) = spots.split_at_mut(stride);
     let (middle, bottom) = rest.split_at_mut(stride * height);
     top.fill(Spot::BORDER);
@@ -724,7 +756,6 @@ fn draw(width: usize, height: usize) -> Vec<Spot> {
         row[0] = Spot::BORDER;
         row[stride - 1] = Spot::BORDER;
     }
-    spots
 }
 
 /// The panic of [`Board::play_into`] on a point that is not an empty
@@ -968,8 +999,22 @@ mod tests {
     }
 
     #[test]
+    fn a_board_made_in_another_is_a_new_board() {
+        let cells = |b: &Board| b.spots.iter().map(|s| (s.cell, s.stones, s.head, s.next, s.libs)).collect::<Vec<_>>();
+        for (first, then) in [(19, 9), (9, 19), (19, 19), (5, 52)] {
+            let mut used = Board::new(first, first).unwrap();
+            used.play(Color::Black, used.point(2, 2).unwrap());
+            let made = Board::new_in(then, then, used.into_buffer()).unwrap();
+            assert_eq!(cells(&made), cells(&Board::new(then, then).unwrap()));
+            assert_eq!((made.stone_count, made.hash), (0, 0));
+        }
+    }
+
+    #[test]
     fn the_common_board_is_the_one_drawn() {
         let cells = |spots: &[Spot]| spots.iter().map(|s| (s.cell, s.stones, s.head, s.next, s.libs)).collect::<Vec<_>>();
-        assert_eq!(cells(&Board::new(19, 19).unwrap().spots), cells(&draw(19, 19)));
+        let mut drawn = Vec::new();
+        draw(&mut drawn, 19, 19);
+        assert_eq!(cells(&Board::new(19, 19).unwrap().spots), cells(&drawn));
     }
 }

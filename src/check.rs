@@ -59,14 +59,17 @@ impl FileCheck {
     pub fn failed(code: Code, message: String) -> FileCheck {
         let mut d = Diagnostic::new(code, 0, message);
         (d.line, d.column) = (1, 1);
-        FileCheck { diagnostics: vec![d], source: SourceMap::new(""), games: 0, moves: 0, fingerprints: Vec::new() }
+        FileCheck { diagnostics: vec![d], source: SourceMap::default(), games: 0, moves: 0, fingerprints: Vec::new() }
     }
 
     /// Adds a `duplicate-game` diagnostic for each game seen earlier in
     /// the run (`index`), and records this file's games there as `name`.
     pub fn mark_duplicates(&mut self, name: &str, index: &mut dedup::DuplicateIndex) {
-        let keys: Vec<(usize, u64)> = self.fingerprints.iter().map(|f| (f.game, f.key)).collect();
-        let repeats = index.add_file(name, &keys);
+        let repeats = match self.fingerprints.as_slice() {
+            // Most files hold one game: its key needs no vector of its own.
+            [one] => index.add_file(name, &[(one.game, one.key)]),
+            all => index.add_file(name, &all.iter().map(|f| (f.game, f.key)).collect::<Vec<_>>()),
+        };
         if repeats.is_empty() {
             return;
         }

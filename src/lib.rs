@@ -35,6 +35,7 @@ pub mod report;
 pub mod rules;
 pub mod score;
 pub mod sgf;
+mod spare;
 
 /// The README's Rust example, compiled and run as a doctest.
 #[cfg(doctest)]

@@ -10,14 +10,16 @@
 //! This module knows the board, the rules and the SGF model; it knows
 //! nothing of scoring or output formats.
 
+use std::cell::Cell as TakeCell;
 use std::mem::MaybeUninit;
 
-use crate::board::{Board, Cell, Color, Pt, Removal};
+use crate::board::{Board, BoardBuffer, Cell, Color, Pt, Removal};
 use crate::diag::{Code, Diagnostic, Focus, Severity, Snapshot};
 use crate::rules::{Connections, KoRule, Rules, SekiEyes, Suicide, Ties};
 use crate::sgf::props::{self, BoardSize, Move, Point};
 use crate::sgf::tree::PlainMove;
 use crate::sgf::{Children, GameTree, Node, NodeId, PropId, Property, Value};
+use crate::spare;
 
 /// Rule choices from the command line; `None` means "from the game".
 #[derive(Debug, Clone, Copy, Default)]
@@ -82,11 +84,18 @@ pub struct Replay {
 }
 
 /// Replays a game. The caller has checked it is a game of Go.
+///
+/// The replay's working buffers (the board, the positions seen) are kept
+/// by the thread for its next replay, so that checking many games
+/// allocates none of them after the first (a few at most 64 KiB each, a
+/// thread, whatever the games replayed).
 pub fn replay(game: &GameTree, overrides: &RuleOverrides) -> Replay {
     match start(game, overrides) {
         Ok((mut r, implicit_handicap)) => {
             r.walk(game, &implicit_handicap);
-            Replay { rules: r.rules, diagnostics: r.diagnostics, moves: r.moves }
+            let replay = Replay { rules: r.rules, diagnostics: std::mem::take(&mut r.diagnostics), moves: r.moves };
+            r.into_buffers().keep();
+            replay
         }
         // A bad SZ is reported by the property checks; nothing can be replayed.
         Err((rules, diagnostics)) => Replay { rules, diagnostics, moves: 0 },
@@ -109,12 +118,15 @@ fn start(game: &GameTree, overrides: &RuleOverrides) -> Result<(Replayer, Vec<Po
         let at = settings.ru.map_or(root.offset(), |p| p.offset());
         diagnostics.push(Diagnostic::new(Code::UnknownRules, at, note));
     }
-    let Some(board) = props::board_size_of(settings.sz).ok().and_then(|s| Board::new(s.width as usize, s.height as usize)) else {
+    let Ok(size) = props::board_size_of(settings.sz) else {
         return Err((rules, diagnostics));
     };
-    let size = BoardSize { width: board.width() as u8, height: board.height() as u8 };
+    let mut buffers = Buffers::take();
+    let Some(board) = Board::new_in(size.width as usize, size.height as usize, std::mem::take(&mut buffers.board)) else {
+        return Err((rules, diagnostics));
+    };
     let implicit_handicap = check_handicap(game, &settings, size, &mut diagnostics);
-    let mut r = Replayer::new(rules, board, diagnostics, game.len());
+    let mut r = Replayer::new(rules, board, diagnostics, game.len(), buffers);
     r.overrides = *overrides;
     Ok((r, implicit_handicap))
 }
@@ -220,7 +232,7 @@ pub fn position_at(game: &GameTree, target: NodeId, overrides: &RuleOverrides) -
     let mut line: Vec<Node<'_>> = std::iter::successors(Some(game.node(target)), |n| n.parent()).collect();
     line.reverse();
     // About one position a node: the table of positions seen need not grow.
-    let mut r = Replayer::new(rules, board, Vec::new(), line.len());
+    let mut r = Replayer::new(rules, board, Vec::new(), line.len(), Buffers::default());
     let mut last_mover = None;
     for node in line {
         r.visit(node);
@@ -528,6 +540,8 @@ struct Replayer {
     /// its buffer): captured, or the mover's own after a suicide. Stale
     /// after a move that removes none, which does not clear it.
     captured: Vec<Pt>,
+    /// The points a node's setup sets (kept to reuse its buffer).
+    setup: Vec<Pt>,
     diagnostics: Vec<Diagnostic>,
     moves: usize,
     /// What `--ko` and `--suicide` replaced of the ruleset: messages
@@ -535,9 +549,56 @@ struct Replayer {
     overrides: RuleOverrides,
 }
 
+/// The working buffers of a replay no longer needed, kept for the next one
+/// on the same thread (see [`crate::spare`]): a check of a folder of games
+/// allocated them afresh for each game, four blocks a game and two more
+/// for a handicap's setup, a fifth of the allocations of a check. They are
+/// kept empty; buffers with no room are as good, the replayer makes room
+/// as needed. Those of variations (the branch path, the positions'
+/// history) are not kept: most games have none, and five vectors are
+/// moved in registers, where seven took a `memcpy` at each move.
+#[derive(Default)]
+struct Buffers {
+    board: BoardBuffer,
+    peak: Vec<MaybeUninit<Slot>>,
+    slots: Vec<[u64; 2]>,
+    captured: Vec<Pt>,
+    setup: Vec<Pt>,
+}
+
+thread_local! {
+    /// Each thread's buffers for its next replay ([`Buffers::keep`]).
+    static KEPT: TakeCell<Buffers> = const { TakeCell::new(Buffers::NONE) };
+}
+
+impl Buffers {
+    const NONE: Buffers = Buffers { board: BoardBuffer::NONE, peak: Vec::new(), slots: Vec::new(), captured: Vec::new(), setup: Vec::new() };
+
+    /// The buffers the thread kept; empty ones when it kept none (its first
+    /// replay, or a replay that is still using them).
+    fn take() -> Buffers {
+        KEPT.try_with(TakeCell::take).unwrap_or_default()
+    }
+
+    /// Keeps the buffers for the thread's next replay, those small enough
+    /// (see [`spare::emptied`]).
+    fn keep(self) {
+        let kept = Buffers {
+            board: self.board.emptied(),
+            peak: spare::emptied(self.peak),
+            slots: spare::emptied(self.slots),
+            captured: spare::emptied(self.captured),
+            setup: spare::emptied(self.setup),
+        };
+        // A thread being torn down keeps nothing.
+        let _ = KEPT.try_with(|cell| cell.set(kept));
+    }
+}
+
 impl Replayer {
-    /// A replayer expecting about `positions` positions on a line.
-    fn new(rules: Rules, board: Board, diagnostics: Vec<Diagnostic>, positions: usize) -> Replayer {
+    /// A replayer expecting about `positions` positions on a line, in
+    /// `buffers` (whose `board` is not used: `board` is made in it).
+    fn new(rules: Rules, board: Board, diagnostics: Vec<Diagnostic>, positions: usize, buffers: Buffers) -> Replayer {
         let size = BoardSize { width: board.width() as u8, height: board.height() as u8 };
         let points = board.width() * board.height();
         let white = match rules.ko {
@@ -550,16 +611,27 @@ impl Replayer {
             letters: LetterPoints::new(&board),
             moved_keys: [white, 0],
             state: State { board, ko: NO_KO, turn: Turn::OPEN, move_number: 0, repetition_reported: false, last_repetition: u32::MAX },
-            positions: Positions::with_capacity(positions, points),
+            positions: Positions::with_capacity(positions, points, buffers.peak, buffers.slots),
             in_branch: false,
             path: Vec::new(),
             // Room for the captures of most moves from the start: growing
             // from empty took a block and a copy at each doubling in most games.
-            captured: Vec::with_capacity(32),
+            captured: {
+                let mut captured = buffers.captured;
+                captured.reserve(32);
+                captured
+            },
+            setup: buffers.setup,
             diagnostics,
             moves: 0,
             overrides: RuleOverrides::default(),
         }
+    }
+
+    /// The replayer's buffers, for the next replay ([`Buffers::keep`]).
+    fn into_buffers(self) -> Buffers {
+        let Replayer { state, positions, captured, setup, .. } = self;
+        Buffers { board: state.board.into_buffer(), peak: positions.peak, slots: positions.table.slots, captured, setup }
     }
 
     #[inline(never)]
@@ -728,10 +800,18 @@ impl Replayer {
         }
     }
 
-    /// Applies AB, AW and AE.
+    /// Applies AB, AW and AE, listing the points they set in the buffer
+    /// kept for that.
     fn setup(&mut self, node: Node<'_>) {
+        let mut set = std::mem::take(&mut self.setup);
+        self.set_up(node, &mut set);
+        set.clear();
+        self.setup = set;
+    }
+
+    /// [`Replayer::setup`], listing the points set in `set` (empty).
+    fn set_up(&mut self, node: Node<'_>, set: &mut Vec<Pt>) {
         let on_empty = self.state.board.stone_count() == 0;
-        let mut set = Vec::new();
         let mut at = 0;
         for prop in node.properties() {
             let cell = match prop.code() {
@@ -741,13 +821,13 @@ impl Replayer {
                 _ => continue,
             };
             at = prop.offset();
+            let listed = set.len();
             // Unreadable points are reported by the property checks.
-            let Ok(points) = props::parse_point_list(prop.values().map(|v| v.text())) else { continue };
-            for p in points {
-                if let Some(pt) = self.state.board.point(p.x as usize, p.y as usize) {
-                    self.state.board.set(pt, cell);
-                    set.push(pt);
-                }
+            if !list_points(&self.state.board, prop, set) {
+                continue;
+            }
+            for &pt in &set[listed..] {
+                self.state.board.set(pt, cell);
             }
         }
         if set.is_empty() {
@@ -756,7 +836,7 @@ impl Replayer {
         let board = &mut self.state.board;
         // On an empty board (a handicap, a problem) the stones are among
         // the points set: no need to look at every point.
-        let dead = if on_empty { board.link_setup_on_empty(&mut set) } else { board.rebuild_chains_find_dead() };
+        let dead = if on_empty { board.link_setup_on_empty(set) } else { board.rebuild_chains_find_dead() };
         self.state.ko = NO_KO;
         self.state.turn = self.state.turn.opened();
         if let Some(&p) = dead.first() {
@@ -1088,6 +1168,25 @@ impl Replayer {
     }
 }
 
+/// Adds to `set` the points of `board` a point list property names
+/// (`AB[dd][aa:bb]`; points off the board left out), as
+/// [`props::parse_point_list`] reads it, but with no list of its own and
+/// points named twice listed twice: setting a point twice sets it once.
+/// When a value is unreadable, adds none and returns false.
+fn list_points(board: &Board, prop: Property<'_>, set: &mut Vec<Pt>) -> bool {
+    let listed = set.len();
+    for value in prop.values() {
+        let Ok((lo, hi)) = props::parse_point_or_rectangle(value.text()) else {
+            set.truncate(listed);
+            return false;
+        };
+        for y in lo.y..=hi.y {
+            set.extend((lo.x..=hi.x).filter_map(|x| board.point(usize::from(x), usize::from(y))));
+        }
+    }
+    true
+}
+
 /// The stones `stone_at` gives for each point of `board`.
 fn snapshot(board: &Board, stone_at: impl Fn(Pt) -> Option<Color>) -> Snapshot {
     Snapshot::new(board.width() as u8, board.height() as u8, |x, y| board.point(usize::from(x), usize::from(y)).and_then(&stone_at))
@@ -1169,16 +1268,17 @@ struct Mark {
 impl Positions {
     /// Room for about `positions` positions on a board of `points`
     /// points before growing.
-    fn with_capacity(positions: usize, points: usize) -> Positions {
+    /// `peak` and `slots` are buffers (empty) to make them in.
+    fn with_capacity(positions: usize, points: usize, mut peak: Vec<MaybeUninit<Slot>>, slots: Vec<[u64; 2]>) -> Positions {
         // Most positions go to `peak`, one for each count up to the most
         // stones on the board: the table holds the few others (on KGS
         // games about one position in sixteen: 10.9 captures a game of 198
         // moves, and the passes). A slot for each count the board can
         // hold, 0 to `points`: the common move writes its slot with no
         // test of the room (see `first_or_insert`).
-        let mut peak = Vec::with_capacity(points + 1);
+        peak.reserve_exact(points + 1);
         peak.resize_with(peak.capacity(), MaybeUninit::uninit);
-        Positions { peak, top: 0, table: Seen::with_capacity(positions / 8), history: Vec::new() }
+        Positions { peak, top: 0, table: Seen::with_capacity(positions / 8, slots), history: Vec::new() }
     }
 
     /// The move that first reached the position `key`, of `stones`
@@ -1279,17 +1379,20 @@ impl Slot {
 }
 
 impl Seen {
-    /// A table for about `positions` keys before it needs to grow.
-    fn with_capacity(positions: usize) -> Seen {
+    /// A table for about `positions` keys before it needs to grow, made in
+    /// `slots` (an empty buffer).
+    fn with_capacity(positions: usize, slots: Vec<[u64; 2]>) -> Seen {
         let size = (2 * positions).next_power_of_two().max(16);
-        Seen { slots: Seen::zeroed(size), len: 0 }
+        Seen { slots: Seen::zeroed(slots, size), len: 0 }
     }
 
-    /// `size` free slots. Not `vec![[0; 2]; size]`, which asks the
-    /// allocator for zeroed memory: glibc's `calloc` skips its per-thread
-    /// cache of freed blocks and cost more than the `malloc` and `memset`.
-    fn zeroed(size: usize) -> Vec<[u64; 2]> {
-        let mut slots = Vec::with_capacity(size);
+    /// `size` free slots, in `slots` (empty). Not `vec![[0; 2]; size]`,
+    /// which asks the allocator for zeroed memory: glibc's `calloc` skips
+    /// its per-thread cache of freed blocks and cost more than the
+    /// `malloc` and `memset`.
+    fn zeroed(mut slots: Vec<[u64; 2]>, size: usize) -> Vec<[u64; 2]> {
+        debug_assert!(slots.is_empty());
+        slots.reserve_exact(size);
         slots.resize(size, [0; 2]);
         slots
     }
@@ -1367,7 +1470,7 @@ impl Seen {
     #[inline(never)]
     fn grow(&mut self) {
         let size = 2 * self.slots.len();
-        let old = std::mem::replace(&mut self.slots, Seen::zeroed(size));
+        let old = std::mem::replace(&mut self.slots, Seen::zeroed(Vec::new(), size));
         for slot in old.into_iter().filter(|s| s[1] != 0) {
             let i = self.find(slot[0]);
             self.slots[i] = slot;
@@ -1391,6 +1494,26 @@ mod tests {
     }
 
     const KO: &str = "RU[Japanese]SZ[5]AB[ba][ab][bc]AW[ca][bb][db][cc]";
+
+    #[test]
+    fn a_replay_in_the_buffers_of_others_finds_what_a_fresh_one_does() {
+        // Boards of other sizes, captures, a repetition (the table of
+        // positions), a setup: each replayed after the others on one
+        // thread, in the buffers they leave, and alone on a new thread.
+        let games = [
+            format!("(;{KO};B[cb];W[bb])"),
+            "(;SZ[19];B[pd];W[dp];B[pp];W[dd];B[aa];W[ba];B[ab];W[bb];B[tt];W[tt];B[cc])".to_string(),
+            "(;SZ[7]AB[aa][ba]AW[ab][bb][ca];B[dd])".to_string(),
+            format!("(;{};B[cb];W[bb];B[ee];W[ae];B[cb];W[bb])", KO.replace("Japanese", "Chinese")),
+            "(;SZ[52:3];B[zA];W[aa])".to_string(),
+        ];
+        let fresh: Vec<_> = games.iter().map(|g| std::thread::scope(|s| s.spawn(|| moves(g)).join().unwrap())).collect();
+        for _ in 0..2 {
+            for (game, alone) in games.iter().zip(&fresh) {
+                assert_eq!(&moves(game), alone, "{game}");
+            }
+        }
+    }
 
     #[test]
     fn ko_retake() {
@@ -1493,7 +1616,7 @@ mod tests {
     /// low bits on purpose.
     #[test]
     fn seen_table_matches_a_hash_map() {
-        let mut seen = Seen::with_capacity(0);
+        let mut seen = Seen::with_capacity(0, Vec::new());
         let mut model = std::collections::HashMap::new();
         let mut history = Vec::new();
         let mut state = 1u64;
@@ -1540,7 +1663,7 @@ mod tests {
         for game in 0..400 {
             let size = 2 + game % 4;
             let mut board = Board::new(size, size).expect("a board");
-            let mut positions = Positions::with_capacity(4, size * size);
+            let mut positions = Positions::with_capacity(4, size * size, Vec::new(), Vec::new());
             let mut model = std::collections::HashMap::new();
             let mut added = Vec::new();
             let mut marks: Vec<(Board, Mark, usize)> = Vec::new();

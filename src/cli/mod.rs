@@ -865,8 +865,9 @@ fn check_item(item: Item, plan: Option<FixPlan>, run: &CheckRun) -> Outcome {
         let mut check = check_record(&bytes, &name, &run.options);
         if !run.snippets || check.diagnostics.is_empty() {
             // Only text output quotes the source, and only for diagnostics:
-            // do not hold it until printing otherwise.
-            check.source = SourceMap::new("");
+            // do not hold it until printing otherwise. (The empty map's text
+            // is shared: no allocation for each file.)
+            check.source = SourceMap::default();
         }
         let write = run.fix.as_ref().is_some_and(FixTarget::writes);
         let fixed = plan.map(|plan| plan.and_then(|target| write_fixed(&bytes, &name, &target, &run.options.parse, write)));

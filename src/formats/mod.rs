@@ -39,6 +39,12 @@ pub enum Format {
 /// walk picks up by default.
 pub const EXTENSIONS: &[&str] = &["sgf", "gib", "ngf", "ugf", "ugi"];
 
+/// `name` less `suffix` (lower case) written in any case.
+fn strip_suffix_ignore_case<'a>(name: &'a [u8], suffix: &[u8]) -> Option<&'a [u8]> {
+    let cut = name.len().checked_sub(suffix.len())?;
+    name[cut..].eq_ignore_ascii_case(suffix).then_some(&name[..cut])
+}
+
 /// Suffixes of single compressed files, stripped before the extension is
 /// looked at (`game.gib.bz2` is a Tygem record).
 const COMPRESSED: &[&str] = &[".gz", ".bz2", ".xz", ".zst"];
@@ -47,15 +53,15 @@ impl Format {
     /// The format a file name says, by its extension in any case (after a
     /// compression suffix); `None` for other extensions.
     pub fn from_name(name: &str) -> Option<Format> {
-        let lower = name.to_ascii_lowercase();
-        let name = COMPRESSED.iter().find_map(|s| lower.strip_suffix(s)).unwrap_or(&lower);
-        match name.rsplit_once('.')?.1 {
-            "sgf" => Some(Format::Sgf),
-            "gib" => Some(Format::Gib),
-            "ngf" => Some(Format::Ngf),
-            "ugf" | "ugi" => Some(Format::Ugf),
-            _ => None,
-        }
+        // Compared in place, in any case: a lower-case copy of the name was
+        // an allocation for each file checked.
+        let name = name.as_bytes();
+        let name = COMPRESSED.iter().find_map(|s| strip_suffix_ignore_case(name, s.as_bytes())).unwrap_or(name);
+        let dot = name.iter().rposition(|&b| b == b'.')?;
+        let extension = &name[dot + 1..];
+        [(b"sgf", Format::Sgf), (b"gib", Format::Gib), (b"ngf", Format::Ngf), (b"ugf", Format::Ugf), (b"ugi", Format::Ugf)]
+            .into_iter()
+            .find_map(|(known, format)| extension.eq_ignore_ascii_case(known).then_some(format))
     }
 
     /// The format the bytes show: a Tygem header, a Pandanet `[Header]`

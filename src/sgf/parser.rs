@@ -69,6 +69,33 @@ struct Frame {
     has_variations: bool,
 }
 
+/// The game tree and the variations open in it, innermost last. The
+/// tree's own frame is kept out of the vector: a game with no variation
+/// (most) then allocates none.
+struct Frames {
+    tree: Frame,
+    variations: Vec<Frame>,
+}
+
+impl Frames {
+    fn len(&self) -> usize {
+        1 + self.variations.len()
+    }
+
+    fn last_mut(&mut self) -> &mut Frame {
+        self.variations.last_mut().unwrap_or(&mut self.tree)
+    }
+
+    fn push(&mut self, frame: Frame) {
+        self.variations.push(frame);
+    }
+
+    /// Closes the innermost frame; false when that was the tree's own.
+    fn pop(&mut self) -> bool {
+        self.variations.pop().is_some()
+    }
+}
+
 struct Parser<'t> {
     text: &'t str,
     /// The same text, shared with the trees (their plain values point into it).
@@ -228,7 +255,7 @@ impl<'t> Parser<'t> {
         let size = next_tree_start(window).unwrap_or(window.len()) + 1;
         let mut b = GameTreeBuilder::over_source(Arc::clone(self.source), size);
         b.set_offset(open as u32);
-        let mut stack = vec![Frame { attach: None, last: None, has_variations: false }];
+        let mut stack = Frames { tree: Frame { attach: None, last: None, has_variations: false }, variations: Vec::new() };
         if opened {
             self.pos += 1;
         }
@@ -242,14 +269,13 @@ impl<'t> Parser<'t> {
                 b'(' => self.open_variation(&mut b, &mut stack),
                 b')' => {
                     self.pos += 1;
-                    stack.pop();
-                    if stack.is_empty() {
+                    if !stack.pop() {
                         break;
                     }
                 }
-                b';' => self.nodes(&mut b, stack.last_mut().expect("stack not empty")),
+                b';' => self.nodes(&mut b, stack.last_mut()),
                 c if c == b'[' || c.is_ascii_uppercase() || identifier_then_value(&self.s[self.pos..]) => {
-                    let frame = stack.last_mut().expect("stack not empty");
+                    let frame = stack.last_mut();
                     if !frame.has_variations {
                         self.game_diag(Code::MissingSemicolon, self.pos, "properties outside a node: a ';' is missing before them");
                     }
@@ -277,7 +303,7 @@ impl<'t> Parser<'t> {
         }
     }
 
-    fn open_variation(&mut self, b: &mut GameTreeBuilder, stack: &mut Vec<Frame>) {
+    fn open_variation(&mut self, b: &mut GameTreeBuilder, stack: &mut Frames) {
         let at = self.pos;
         self.pos += 1;
         self.skip_space();
@@ -286,7 +312,7 @@ impl<'t> Parser<'t> {
             self.game_diag(Code::EmptyVariation, at, "empty variation '()' ignored");
             return;
         }
-        let frame = stack.last_mut().expect("stack not empty");
+        let frame = stack.last_mut();
         if frame.last.is_none() {
             if b.node_count() == 0 {
                 self.game_diag(Code::EmptyVariation, at, "the game tree starts with a variation; an empty root node was added");
