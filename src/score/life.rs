@@ -102,13 +102,17 @@ pub fn lives_enclosed(stride: usize, cells: &[u8], stones: &[usize], settled: &d
     if Search::new(&local, cells.len(), false).solve(&start, true, 0) == Some(false) {
         return Some(local.group);
     }
+    // One chain read whole is read as above, only more strictly.
+    let position = Position::from_cells(stride, cells);
+    if position.chain(local.group[0]).0.len() == local.group.len() {
+        return None;
+    }
     local.read_whole(cells.len());
     if Search::new(&local, cells.len(), false).solve(&start, true, 0) != Some(false) {
         return None;
     }
     // Its chains in atari the attacker takes at once: the group lives
     // without them.
-    let position = Position::from_cells(stride, cells);
     Some(local.group.iter().copied().filter(|&s| position.chain(s).1.len() > 1).collect())
 }
 
@@ -390,6 +394,8 @@ struct Search<'a> {
     /// Per point, its chain's number in [`Search::pass_alive`] (`usize::MAX`
     /// between calls).
     chain_of: Vec<usize>,
+    /// The points [`Search::liberties`] has yet to walk from.
+    stack: Vec<usize>,
 }
 
 impl<'a> Search<'a> {
@@ -404,6 +410,7 @@ impl<'a> Search<'a> {
             last: 0,
             wall_safe_fills,
             chain_of: vec![usize::MAX; points],
+            stack: Vec::new(),
         }
     }
 
@@ -534,7 +541,7 @@ impl<'a> Search<'a> {
     /// liberty, is in atari: the wall's side would take it, likely off the
     /// points the local game plays.
     fn self_atari_on_wall(&mut self, state: &State, p: usize) -> bool {
-        self.local.wall_liberties.binary_search(&p).is_ok() && self.chain(&state.cells, p).1 < 2
+        self.local.wall_liberties.binary_search(&p).is_ok() && self.liberties(&state.cells, p, 2) < 2
     }
 
     /// Plays `color` at `p` if legal (empty, not the ko point, not
@@ -546,23 +553,53 @@ impl<'a> Search<'a> {
         state.cells[p] = color;
         let mut captured = Vec::new();
         for q in self.local.nbrs(p) {
-            if state.cells[q] == 3 - color && !captured.contains(&q) {
-                let (stones, liberties) = self.chain(&state.cells, q);
-                if liberties == 0 {
-                    captured.extend(stones);
+            // Taken off at once: the other enemy chains beside `p` are not
+            // beside these stones.
+            if state.cells[q] == 3 - color && self.liberties(&state.cells, q, 1) == 0 {
+                let (stones, _) = self.chain(&state.cells, q);
+                for &s in &stones {
+                    state.cells[s] = EMPTY;
                 }
+                captured.extend(stones);
             }
         }
-        for &q in &captured {
-            state.cells[q] = EMPTY;
-        }
-        let (stones, liberties) = self.chain(&state.cells, p);
+        let liberties = self.liberties(&state.cells, p, 2);
         if liberties == 0 {
             state.cells[p] = EMPTY;
             return false;
         }
-        state.ko = (captured.len() == 1 && stones.len() == 1 && liberties == 1).then(|| captured[0]);
+        let alone = self.local.nbrs(p).iter().all(|&q| state.cells[q] != color);
+        state.ko = (captured.len() == 1 && alone && liberties == 1).then(|| captured[0]);
         true
+    }
+
+    /// The liberties of the chain at `p`, counted up to `limit`.
+    fn liberties(&mut self, cells: &[u8], p: usize, limit: usize) -> usize {
+        self.walk += 1;
+        let color = cells[p];
+        self.walked[p] = self.walk;
+        let mut stack = std::mem::take(&mut self.stack);
+        stack.clear();
+        stack.push(p);
+        let mut liberties = 0;
+        'walk: while let Some(s) = stack.pop() {
+            for q in self.local.nbrs(s) {
+                if self.walked[q] == self.walk {
+                    continue;
+                }
+                self.walked[q] = self.walk;
+                if cells[q] == color {
+                    stack.push(q);
+                } else if cells[q] == EMPTY {
+                    liberties += 1;
+                    if liberties == limit {
+                        break 'walk;
+                    }
+                }
+            }
+        }
+        self.stack = stack;
+        liberties
     }
 
     /// The stones of the chain at `p` and its number of liberties.
