@@ -887,9 +887,10 @@ mod tests {
             "XXXXXX", //
             "XOOOOO", "XO...O", "XOOOOO", "XXXXXX",
         ]));
-        // Black's E3 leaves White's C3 and F3 shared with Black's three
-        // stones: a seki, which the first reading (Black having to move)
-        // counts as life and the whole reading does not.
+        // Black's F8 leaves White's last liberties, C8 and G8, shared with
+        // Black's three stones D8-F8: a seki, which the first reading
+        // (Black having to move) counts as life and the whole reading does
+        // not.
         let seki = [
             "XXXXXXXX", //
             "XOOOOOOO", "XO.XX..O", "XOOOOOOO", "XXXXXXXX",
