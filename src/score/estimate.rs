@@ -64,7 +64,10 @@
 //!    most 24 points to play, with its liberties on open ground) lives if
 //!    the attacker, moving first, cannot capture any of its chains there
 //!    (`score::life`, a search read to the end; a chain of it with no
-//!    liberty in those regions is left out, and stays dead): the playouts
+//!    liberty in those regions is left out, and stays dead), or if read
+//!    whole (its points played again once taken, the attacker winning by
+//!    taking half its stones) it gets pass-alive, a seki of that local
+//!    game being no life, its chains in atari left out: the playouts
 //!    fill such eye spaces at random and miss the one answer that makes
 //!    two eyes.
 //! 7. The other way round, a living chain walled in with small regions
@@ -886,8 +889,9 @@ impl Estimator {
 
     /// A dead group with small regions of its own (its other liberties on
     /// open ground) lives if the attacker, moving first, cannot capture it
-    /// there ([`life::lives_enclosed`]), with the chains of its colour that
-    /// share those regions: the playouts fill such eye spaces at random.
+    /// there, or read whole gets pass-alive ([`life::lives_enclosed`]), with
+    /// the chains of its colour that share those regions: the playouts fill
+    /// such eye spaces at random.
     fn keep_enclosed_living(&self, linked: &[bool], root: &[usize], dead_chain: &mut [bool]) {
         let n = self.chains.len();
         let mut asked = vec![false; n];

@@ -13,6 +13,18 @@
 //! be captured, and losing any one chain loses the group: both only make
 //! the group weaker than it is, so "it lives" is sound.
 //!
+//! A group that reading finds dead is read again whole: its points are
+//! played again once taken, by both sides (a position is then keyed on
+//! them too); the attacker wins by taking half its stones, or any of them
+//! in a ko (a group that needs a ko has no life of its own), and may pass;
+//! the defender may not (its pass would end a game it has not won), so the
+//! group lives only if it gets pass-alive: a seki of the local game is no
+//! life there, since the rest of the board need not keep it
+//! (`KGS2001/2001-03-27-3.sgf`). A chain of the group in atari is left
+//! out of what lives: the attacker takes it at once. So a group lives
+//! that loses a small chain and makes two eyes with the rest
+//! (`KGS2002/2002-12-29-9.sgf`).
+//!
 //! "It dies" is sound only where those assumptions hold
 //! ([`dies_enclosed`]): one chain, walled in (its liberties outside the
 //! regions lead nowhere), the attacker capturing it even when it moves
@@ -81,13 +93,27 @@ fn small_region(cells: &[u8], stride: usize, start: usize, defender: u8, settled
 /// Whether the group of `stones` (cells in the board's padded layout: 0
 /// empty, 1 black, 2 white, 3 border) lives with the attacker moving
 /// first: `Some(chains)` (the stones of its chains with a liberty in those
-/// regions, grown by the chains of its colour that share them) when it
-/// does, `None` when it can be killed, is not enclosed by small regions,
-/// or the budget ran out.
+/// regions, grown by the chains of its colour that share them; read
+/// whole, less its chains in atari) when it does, `None` when it can be
+/// killed, is not enclosed by small regions, or the budget ran out.
 pub fn lives_enclosed(stride: usize, cells: &[u8], stones: &[usize], settled: &dyn Fn(usize) -> bool) -> Option<Vec<usize>> {
-    let local = Local::enclose(stride, cells, stones, settled)?;
+    let mut local = Local::enclose(stride, cells, stones, settled)?;
     let start = State { cells: cells.to_vec(), ko: None };
-    (Search::new(&local, cells.len(), false).solve(&start, true, 0) == Some(false)).then(|| local.group.clone())
+    if Search::new(&local, cells.len(), false).solve(&start, true, 0) == Some(false) {
+        return Some(local.group);
+    }
+    // One chain read whole is read as above, only more strictly.
+    let position = Position::from_cells(stride, cells);
+    if position.chain(local.group[0]).0.len() == local.group.len() {
+        return None;
+    }
+    local.read_whole(cells.len());
+    if Search::new(&local, cells.len(), false).solve(&start, true, 0) != Some(false) {
+        return None;
+    }
+    // Its chains in atari the attacker takes at once: the group lives
+    // without them.
+    Some(local.group.iter().copied().filter(|&s| position.chain(s).1.len() > 1).collect())
 }
 
 /// Whether the one chain at `stones` (cells as in [`lives_enclosed`]) dies
@@ -138,6 +164,15 @@ struct Local {
     walls: Vec<usize>,
     /// Their liberties off the points above, sorted: both sides play there.
     wall_liberties: Vec<usize>,
+    /// Whether the group is read whole: its points played again once
+    /// taken (by both sides), the attacker winning only by taking half its
+    /// stones or one of them in a ko, the attacker free to pass and the
+    /// defender not, so that the group lives only if it gets pass-alive
+    /// (a seki of the local game is no life).
+    whole: bool,
+    /// Per point, whether it is one of the regions' or (`whole`) the
+    /// group's: the points Benson's condition is read on.
+    inside: Vec<bool>,
 }
 
 impl Local {
@@ -188,7 +223,16 @@ impl Local {
         }
         region.sort_unstable();
         outside.sort_unstable();
-        Some(Local { stride, defender, group, region, outside, walls: Vec::new(), wall_liberties: Vec::new() })
+        Some(Local { stride, defender, group, region, outside, walls: Vec::new(), wall_liberties: Vec::new(), whole: false, inside: Vec::new() })
+    }
+
+    /// The local game read whole ([`Local::whole`]).
+    fn read_whole(&mut self, points: usize) {
+        self.whole = true;
+        self.inside = vec![false; points];
+        for &p in self.region.iter().chain(&self.group) {
+            self.inside[p] = true;
+        }
     }
 
     fn nbrs(&self, p: usize) -> [usize; 4] {
@@ -202,7 +246,15 @@ impl Local {
 
     /// Every point played in the local game.
     fn points(&self) -> impl Iterator<Item = &usize> {
-        self.region.iter().chain(&self.outside).chain(&self.wall_liberties)
+        let group = if self.whole { &self.group[..] } else { &[] };
+        self.region.iter().chain(&self.outside).chain(&self.wall_liberties).chain(group)
+    }
+
+    /// Whether the attacker has won on `cells`: a chain of the group taken,
+    /// or (read whole) half its stones.
+    fn taken(&self, cells: &[u8]) -> bool {
+        let left = self.group.iter().filter(|&&s| cells[s] == self.defender).count();
+        if self.whole { 2 * left < self.group.len() } else { left < self.group.len() }
     }
 
     /// Whether the group is one chain whose liberties outside the regions
@@ -328,7 +380,7 @@ struct Search<'a> {
     /// Positions it may visit before it answers "unknown".
     budget: usize,
     /// Who wins from a position with a side to move, by its key.
-    memo: HashMap<u64, bool>,
+    memo: HashMap<Vec<u64>, bool>,
     nodes: usize,
     /// Per point, the number of the last walk of a chain that met it.
     walked: Vec<u32>,
@@ -342,6 +394,8 @@ struct Search<'a> {
     /// Per point, its chain's number in [`Search::pass_alive`] (`usize::MAX`
     /// between calls).
     chain_of: Vec<usize>,
+    /// The points [`Search::liberties`] has yet to walk from.
+    stack: Vec<usize>,
 }
 
 impl<'a> Search<'a> {
@@ -356,16 +410,30 @@ impl<'a> Search<'a> {
             last: 0,
             wall_safe_fills,
             chain_of: vec![usize::MAX; points],
+            stack: Vec::new(),
         }
     }
 
-    fn key(&self, state: &State, attacker_to_move: bool) -> u64 {
-        let mut key = 0u64;
-        for &p in self.local.points() {
-            key = key << 2 | u64::from(state.cells[p]);
+    /// The cells of the points played (two bits each), the ko point's
+    /// place among them and the side to move.
+    fn key(&self, state: &State, attacker_to_move: bool) -> Vec<u64> {
+        let mut key = Vec::with_capacity(2);
+        let (mut word, mut bits) = (0u64, 0);
+        let mut ko = 0;
+        for (i, &p) in self.local.points().enumerate() {
+            if bits == 64 {
+                key.push(word);
+                (word, bits) = (0, 0);
+            }
+            word = word << 2 | u64::from(state.cells[p]);
+            bits += 2;
+            if state.ko == Some(p) {
+                ko = i as u64 + 1;
+            }
         }
-        let ko = state.ko.map_or(0, |k| self.local.region.binary_search(&k).map_or(0, |i| i as u64 + 1));
-        key << 6 | ko << 1 | u64::from(attacker_to_move)
+        key.push(word);
+        key.push(ko << 1 | u64::from(attacker_to_move));
+        key
     }
 
     /// `Some(true)` if the attacker wins (captures a chain of the group)
@@ -373,7 +441,8 @@ impl<'a> Search<'a> {
     /// search could not tell.
     fn solve(&mut self, state: &State, attacker_to_move: bool, depth: usize) -> Option<bool> {
         self.nodes += 1;
-        if self.nodes > self.budget || depth > 4 * self.local.region.len() + 8 {
+        let room = self.local.region.len() + if self.local.whole { self.local.group.len() } else { 0 };
+        if self.nodes > self.budget || depth > 4 * room + 8 {
             return None;
         }
         let key = self.key(state, attacker_to_move);
@@ -400,11 +469,22 @@ impl<'a> Search<'a> {
             if !self.play(&mut next, p, attacker) || (self.wall_safe_fills && self.self_atari_outside(&next, p)) {
                 continue;
             }
-            if self.local.group.iter().any(|&s| next.cells[s] != self.local.defender) {
+            if self.local.taken(&next.cells) || (self.local.whole && next.ko.is_some_and(|k| self.local.group.contains(&k))) {
                 return Some(true);
             }
             self.last = p;
             match self.solve(&next, false, depth + 1) {
+                Some(true) => return Some(true),
+                None => unknown = true,
+                Some(false) => {}
+            }
+        }
+        if self.local.whole {
+            // A pass: the defender must then make life itself (its pass
+            // would end the game with the group not pass-alive).
+            self.last = 0;
+            let pass = State { cells: state.cells.clone(), ko: None };
+            match self.solve(&pass, false, depth + 1) {
                 Some(true) => return Some(true),
                 None => unknown = true,
                 Some(false) => {}
@@ -439,6 +519,9 @@ impl<'a> Search<'a> {
                 Some(true) => {}
             }
         }
+        if self.local.whole {
+            return if unknown { None } else { Some(true) };
+        }
         let pass = State { cells: state.cells.clone(), ko: None };
         match self.solve(&pass, true, depth + 1) {
             Some(false) => Some(false),
@@ -458,7 +541,7 @@ impl<'a> Search<'a> {
     /// liberty, is in atari: the wall's side would take it, likely off the
     /// points the local game plays.
     fn self_atari_on_wall(&mut self, state: &State, p: usize) -> bool {
-        self.local.wall_liberties.binary_search(&p).is_ok() && self.chain(&state.cells, p).1 < 2
+        self.local.wall_liberties.binary_search(&p).is_ok() && self.liberties(&state.cells, p, 2) < 2
     }
 
     /// Plays `color` at `p` if legal (empty, not the ko point, not
@@ -470,23 +553,53 @@ impl<'a> Search<'a> {
         state.cells[p] = color;
         let mut captured = Vec::new();
         for q in self.local.nbrs(p) {
-            if state.cells[q] == 3 - color && !captured.contains(&q) {
-                let (stones, liberties) = self.chain(&state.cells, q);
-                if liberties == 0 {
-                    captured.extend(stones);
+            // Taken off at once: the other enemy chains beside `p` are not
+            // beside these stones.
+            if state.cells[q] == 3 - color && self.liberties(&state.cells, q, 1) == 0 {
+                let (stones, _) = self.chain(&state.cells, q);
+                for &s in &stones {
+                    state.cells[s] = EMPTY;
                 }
+                captured.extend(stones);
             }
         }
-        for &q in &captured {
-            state.cells[q] = EMPTY;
-        }
-        let (stones, liberties) = self.chain(&state.cells, p);
+        let liberties = self.liberties(&state.cells, p, 2);
         if liberties == 0 {
             state.cells[p] = EMPTY;
             return false;
         }
-        state.ko = (captured.len() == 1 && stones.len() == 1 && liberties == 1).then(|| captured[0]);
+        let alone = self.local.nbrs(p).iter().all(|&q| state.cells[q] != color);
+        state.ko = (captured.len() == 1 && alone && liberties == 1).then(|| captured[0]);
         true
+    }
+
+    /// The liberties of the chain at `p`, counted up to `limit`.
+    fn liberties(&mut self, cells: &[u8], p: usize, limit: usize) -> usize {
+        self.walk += 1;
+        let color = cells[p];
+        self.walked[p] = self.walk;
+        let mut stack = std::mem::take(&mut self.stack);
+        stack.clear();
+        stack.push(p);
+        let mut liberties = 0;
+        'walk: while let Some(s) = stack.pop() {
+            for q in self.local.nbrs(s) {
+                if self.walked[q] == self.walk {
+                    continue;
+                }
+                self.walked[q] = self.walk;
+                if cells[q] == color {
+                    stack.push(q);
+                } else if cells[q] == EMPTY {
+                    liberties += 1;
+                    if liberties == limit {
+                        break 'walk;
+                    }
+                }
+            }
+        }
+        self.stack = stack;
+        liberties
     }
 
     /// The stones of the chain at `p` and its number of liberties.
@@ -521,12 +634,14 @@ impl<'a> Search<'a> {
     /// first (the vital points of an eye space have the most).
     fn moves(&self, state: &State, attacker: bool) -> Vec<usize> {
         let outside = if attacker { &self.local.outside[..] } else { &[] };
+        let group = if self.local.whole { &self.local.group[..] } else { &[] };
         let mut moves: Vec<(usize, usize)> = self
             .local
             .region
             .iter()
             .chain(outside)
             .chain(&self.local.wall_liberties)
+            .chain(group)
             .filter(|&&p| state.cells[p] == EMPTY && state.ko != Some(p))
             .map(|&p| (self.local.nbrs(p).iter().filter(|&&q| state.cells[q] == EMPTY).count(), p))
             .collect();
@@ -564,13 +679,17 @@ impl<'a> Search<'a> {
         // Regions: the connected non-defender points of the regions, each
         // with the chains around it and those it is vital to.
         let mut regions: Vec<(Vec<usize>, Vec<usize>)> = Vec::new();
-        for &start in &local.region {
+        let group = if local.whole { &local.group[..] } else { &[] };
+        for &start in local.region.iter().chain(group) {
             if cells[start] == local.defender || seen[start] == walk {
                 continue;
             }
             seen[start] = walk;
             let mut points = vec![start];
             let mut around = Vec::new();
+            // Whether the region reaches past the points read (through
+            // the group's points once taken): no eye.
+            let mut open = false;
             let mut i = 0;
             while i < points.len() {
                 let p = points[i];
@@ -581,10 +700,17 @@ impl<'a> Search<'a> {
                             around.push(chain_of[q]);
                         }
                     } else if cells[q] != BORDER && seen[q] != walk {
+                        if local.whole && !local.inside[q] {
+                            open = true;
+                            continue;
+                        }
                         seen[q] = walk;
                         points.push(q);
                     }
                 }
+            }
+            if open {
+                continue;
             }
             let vital: Vec<usize> =
                 around.iter().copied().filter(|&c| points.iter().all(|&p| cells[p] != EMPTY || local.nbrs(p).iter().any(|&q| chain_of[q] == c))).collect();
@@ -611,7 +737,7 @@ impl<'a> Search<'a> {
                 break;
             }
         }
-        let lives = local.group.iter().all(|&s| alive[chain_of[s]]);
+        let lives = local.group.iter().all(|&s| cells[s] != local.defender || alive[chain_of[s]]);
         for &p in local.group.iter().chain(&local.region) {
             chain_of[p] = usize::MAX;
         }
@@ -739,6 +865,78 @@ mod tests {
             "XXXXXXXX", //
             "XOOOOOOO", "XO.XX..O", "XOOOOOOO", "XXXXXXXX",
         ]));
+    }
+
+    /// Whether the white group of the diagram lives read whole
+    /// ([`Local::whole`]), Black moving first, with open ground below it.
+    fn lives_whole(rows: &[&str]) -> bool {
+        let (stride, cells, white) = diagram(&with_open_ground(rows));
+        let mut local = Local::enclose(stride, &cells, &[white], &|_| false).expect("an enclosed group");
+        local.read_whole(cells.len());
+        let start = State { cells: cells.clone(), ko: None };
+        Search::new(&local, cells.len(), false).solve(&start, true, 0) == Some(false)
+    }
+
+    #[test]
+    fn read_whole_a_seki_of_the_local_game_is_no_life() {
+        assert!(lives_whole(&[
+            "XXXXXXX", //
+            "XOOOOOO", "XO....O", "XOOOOOO", "XXXXXXX",
+        ]));
+        assert!(!lives_whole(&[
+            "XXXXXX", //
+            "XOOOOO", "XO...O", "XOOOOO", "XXXXXX",
+        ]));
+        // Black's F8 leaves White's last liberties, C8 and G8, shared with
+        // Black's three stones D8-F8: a seki, which the first reading
+        // (Black having to move) counts as life and the whole reading does
+        // not.
+        let seki = [
+            "XXXXXXXX", //
+            "XOOOOOOO", "XO.XX..O", "XOOOOOOO", "XXXXXXXX",
+        ];
+        assert!(lives(&seki));
+        assert!(!lives_whole(&seki));
+    }
+
+    #[test]
+    fn read_whole_a_group_lives_that_loses_a_small_chain() {
+        // KGS2002/2002-12-29-9.sgf, the final position. White may take
+        // Black's A14-B14 by filling their liberties on open ground (A15,
+        // B15, C14): the first reading ends there, with the group dead.
+        // Read whole, Black's group on the left lives all the same (White
+        // taking the two stones is no gain), as RE and GNU Go have it.
+        let rows = [
+            "OXXX.X..XXO..OOOX..",
+            "OOXXX.X.XOOO.OXX.XX",
+            "OXXXOX.XXOXOOOOXXXO",
+            "OOOOOOXXXXXOOXO.XXO",
+            "...OOOOOXOXOXXXXXXO",
+            "XX.XOXXOOOOOX...XOO",
+            ".OXXOXXOXXOOOOOOOOO",
+            ".OXXXXOOOXXXXXOXO.O",
+            "X.X.XOO.X.X.X.XXXXX",
+            "OXX.XXOXXX.XXX.....",
+            "OOXXOXOOXOXXO...O..",
+            ".OXOOO.OOOOOXX.....",
+            "XOOO.OXX.O.OOXX.X..",
+            ".XX.OOOXXXO.XXOX.X.",
+            "OOXXOOXXOXOOOOOXXO.",
+            ".OOOXX.XOO.....OOX.",
+            "OOXX.X.XXOOOO.OXOX.",
+            ".OOX.X...XOO.OO.OXX",
+            ".OXX..XXXXX.O..OOOX",
+        ];
+        let (stride, cells, _) = diagram(&rows);
+        let board = Board::from_rows(&rows).expect("a diagram");
+        let analysis = crate::analysis::Analysis::new(&board);
+        let settled = |p: usize| analysis.chain_id(p as Pt).is_some_and(|id| analysis.chain(id).pass_alive);
+        let a14 = 6 * stride + 1;
+        let local = Local::enclose(stride, &cells, &[a14], &settled).expect("an enclosed group");
+        let start = State { cells: cells.clone(), ko: None };
+        assert_ne!(Search::new(&local, cells.len(), false).solve(&start, true, 0), Some(false));
+        let living = lives_enclosed(stride, &cells, &[a14], &settled).expect("the group lives read whole");
+        assert!(living.contains(&a14));
     }
 
     /// Whether the white chain at column `x`, row `y` of the diagram dies
