@@ -15,6 +15,7 @@ use std::ops::ControlFlow;
 use std::path::{Path, PathBuf};
 
 use super::archive::{self, ArchiveKind, Codec, EmitMember, Kind};
+use crate::dedup::KeysAreHashes;
 use crate::diag::Code;
 use crate::formats;
 
@@ -311,7 +312,9 @@ impl Walk {
             Found::Stdin => f(Item { name: "-".into(), relative: "stdin.sgf".into(), content: Content::Stdin }),
             Found::Problem { name, code, message } => f(Item::problem(name, code, message)),
             Found::File { path, relative, kind, size, file, .. } => {
-                let name = path.to_string_lossy().into_owned();
+                // `to_str` first: the lossy conversion's checking of a valid
+                // name costs three times as much.
+                let name = path.to_str().map_or_else(|| path.to_string_lossy().into_owned(), str::to_owned);
                 match kind {
                     Some(Kind::Archive(kind)) => self.archive_members(&path, kind, &relative, f),
                     Some(Kind::Compressed(codec)) => {
@@ -353,7 +356,7 @@ impl Walk {
     fn visit(&self, paths: &[PathBuf], open: bool, f: &mut dyn FnMut(Found) -> ControlFlow<()>) -> Vec<PathBuf> {
         let mut k = 0;
         // A key a named file at least: the set is not grown step by step.
-        let mut seen = Seen(std::collections::HashSet::with_capacity(paths.len()));
+        let mut seen = Seen(std::collections::HashSet::with_capacity_and_hasher(paths.len(), KeysAreHashes::default()));
         let found_so_far = std::cell::Cell::new(0usize);
         let mut empty_folders = Vec::new();
         let mut parents = Parents::default();
@@ -763,7 +766,7 @@ impl KeyPrefix {
 
 /// The files a walk has taken, by [`PathKey`] (about 20 bytes a file).
 #[derive(Default)]
-struct Seen(std::collections::HashSet<u128>);
+struct Seen(std::collections::HashSet<u128, KeysAreHashes>);
 
 impl Seen {
     /// Whether this is the first time the walk meets the file.
