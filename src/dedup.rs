@@ -89,7 +89,7 @@ fn few_points(property: Property<'_>) -> Option<Vec<Point>> {
     let mut points = Vec::with_capacity(values.len());
     for value in values {
         let [x, y] = *value.bytes() else { return None };
-        let p = Point::new(letter(x)?, letter(y)?);
+        let p = Point::new(props::letter_value(x)?, props::letter_value(y)?);
         if !points.contains(&p) {
             points.push(p);
         }
@@ -228,17 +228,7 @@ impl Candidates {
 fn read_move(value: &[u8], size: BoardSize) -> Option<Move> {
     match *value {
         [] | [b't', b't'] if size.width <= 19 && size.height <= 19 || value.is_empty() => Some(Move::Pass),
-        [x, y] => Some(Move::Play(Point::new(letter(x)?, letter(y)?))),
-        _ => None,
-    }
-}
-
-/// A point's coordinate from its letter, as SGF writes it: `a`-`z` 0-25,
-/// `A`-`Z` 26-51.
-fn letter(b: u8) -> Option<u8> {
-    match b {
-        b'a'..=b'z' => Some(b - b'a'),
-        b'A'..=b'Z' => Some(b - b'A' + 26),
+        [x, y] => Some(Move::Play(Point::new(props::letter_value(x)?, props::letter_value(y)?))),
         _ => None,
     }
 }

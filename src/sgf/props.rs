@@ -92,7 +92,9 @@ pub struct Point {
     pub y: u8,
 }
 
-fn letter_value(b: u8) -> Option<u8> {
+/// A point's coordinate from its letter, as SGF writes it: `a`-`z` 0-25,
+/// `A`-`Z` 26-51.
+pub(crate) fn letter_value(b: u8) -> Option<u8> {
     match b {
         b'a'..=b'z' => Some(b - b'a'),
         b'A'..=b'Z' => Some(b - b'A' + 26),
