@@ -454,6 +454,34 @@ fn decode_ascii_compatible(bytes: &[u8]) -> Decoded<'_> {
     out
 }
 
+/// `std::str::from_utf8`, with ASCII (every KGS file measured) told
+/// first by a pass that only ors the bytes together, eight words at a
+/// time, about 2.5 times fewer instructions than the validation's own
+/// ASCII steps (which test each word and keep track of alignment).
+fn utf8(bytes: &[u8]) -> Result<&str, std::str::Utf8Error> {
+    if is_ascii(bytes) {
+        // SAFETY: ASCII is valid UTF-8.
+        return Ok(unsafe { std::str::from_utf8_unchecked(bytes) });
+    }
+    std::str::from_utf8(bytes)
+}
+
+/// Whether every byte is below 0x80: the 64-byte blocks or'ed into eight
+/// words (which the compiler keeps in vector registers), the rest byte
+/// by byte, then one test of the high bits.
+fn is_ascii(bytes: &[u8]) -> bool {
+    let (blocks, rest) = bytes.as_chunks::<64>();
+    let mut lanes = [0u64; 8];
+    for block in blocks {
+        for (lane, word) in lanes.iter_mut().zip(block.as_chunks::<8>().0) {
+            *lane |= u64::from_ne_bytes(*word);
+        }
+    }
+    let words = lanes.iter().fold(0, |all, lane| all | lane);
+    let tail = rest.iter().fold(0, |all, b| all | b);
+    words & 0x8080_8080_8080_8080 == 0 && tail < 0x80
+}
+
 /// Maps a raw byte offset (of an ASCII byte) to the decoded text.
 fn raw_to_text_offset(bytes: &[u8], raw: usize, out: &Decoded<'_>) -> usize {
     if let Cow::Borrowed(_) = out.text {
@@ -473,7 +501,7 @@ fn choose<'a>(bytes: &'a [u8], declaration: &Declaration<'_>, mut diagnostics: V
     let legacy = declaration.legacy();
 
     // Valid UTF-8: the common case.
-    if let Ok(s) = std::str::from_utf8(bytes) {
+    if let Ok(s) = utf8(bytes) {
         let Some(enc) = legacy else {
             if matches!(declaration.declared, Declared::Nothing | Declared::Unknown) && memchr::memchr(0x1B, bytes).is_some() && s.is_ascii() {
                 // ISO-2022-JP looks like ASCII with escape sequences.
@@ -852,6 +880,24 @@ mod tests {
         assert_eq!(used, enc, "{} cannot encode", enc.name());
         assert!(!unmappable, "{text:?} is not encodable in {}", enc.name());
         bytes.into_owned()
+    }
+
+    #[test]
+    fn the_ascii_pass_agrees_with_the_standard_test() {
+        // Every length around the 64-byte blocks, a high byte at every place.
+        for len in 0..200 {
+            let clean = vec![b'a'; len];
+            assert!(is_ascii(&clean), "{len}");
+            for at in 0..len {
+                let mut bytes = clean.clone();
+                bytes[at] = 0x80 | (at as u8 & 0x7F);
+                assert_eq!(is_ascii(&bytes), bytes.is_ascii(), "{len} {at}");
+                assert!(!is_ascii(&bytes));
+            }
+        }
+        assert_eq!(utf8("(;C[é])".as_bytes()), Ok("(;C[é])"));
+        assert!(utf8(br"(;C[\xff])").is_ok());
+        assert!(utf8(b"(;C[x])\xff").is_err());
     }
 
     fn utf16(text: &str, big_endian: bool, bom: bool) -> Vec<u8> {
