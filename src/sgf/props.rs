@@ -790,9 +790,7 @@ pub fn check_value(info: &PropInfo, value: &str, size: BoardSize) -> Result<(), 
         ValueType::SimpleText | ValueType::Text => Ok(()),
         ValueType::Point | ValueType::Stone => Point::parse(value).map(drop),
         ValueType::Move => parse_move(value, size).map(drop),
-        ValueType::ListOfPoint | ValueType::ListOfStone => parse_point_or_rectangle(value).map(drop),
-        ValueType::ElistOfPoint if value.is_empty() => Ok(()),
-        ValueType::ElistOfPoint => parse_point_or_rectangle(value).map(drop),
+        ValueType::ListOfPoint | ValueType::ListOfStone | ValueType::ElistOfPoint => point_list_value(info.value, value).map(drop),
         ValueType::ComposedPointPoint => match value.split_once(':') {
             None => Err(ValueError::new(value, "expected two points joined by ':' (aa:cc)")),
             Some((a, b)) => match (Point::parse(a), Point::parse(b)) {
@@ -822,6 +820,21 @@ pub fn check_value(info: &PropInfo, value: &str, size: BoardSize) -> Result<(), 
         }
     };
     checked.map_err(|e| e.for_property(info.id))
+}
+
+/// [`check_value`] of a value of a list of points (`info.value` is
+/// `ListOfPoint`, `ListOfStone` or `ElistOfPoint`), with the points it
+/// names, as `(min corner, max corner)`: `None` for an empty `ElistOfPoint`.
+pub(crate) fn check_point_list_value(info: &PropInfo, value: &str) -> Result<Option<(Point, Point)>, ValueError> {
+    debug_assert!(matches!(info.value, ValueType::ListOfPoint | ValueType::ListOfStone | ValueType::ElistOfPoint));
+    point_list_value(info.value, value).map_err(|e| e.for_property(info.id))
+}
+
+fn point_list_value(kind: ValueType, value: &str) -> Result<Option<(Point, Point)>, ValueError> {
+    if kind == ValueType::ElistOfPoint && value.is_empty() {
+        return Ok(None);
+    }
+    parse_point_or_rectangle(value).map(Some)
 }
 
 fn check_range(id: &str, value: &str, n: i64) -> Result<(), ValueError> {

@@ -272,10 +272,23 @@ impl Checker {
             _ if info.list => count,
             _ => 1,
         };
+        // A point group's values (lists of points: setup, markup,
+        // territory) are read once, for their form and for a point the
+        // node names twice.
+        let group = point_group(code);
+        let mut named_twice = None;
         let mut first_error = None;
         let mut bad = 0usize;
         for v in prop.values().take(checked) {
-            if let Err(e) = props::check_value(info, v.text(), self.size) {
+            let form = match group {
+                Some((g, _)) => props::check_point_list_value(info, v.text()).map(|points| {
+                    if let (Some(rectangle), None) = (points, named_twice) {
+                        named_twice = self.first_named_twice(g, rectangle);
+                    }
+                }),
+                None => props::check_value(info, v.text(), self.size),
+            };
+            if let Err(e) = form {
                 bad += 1;
                 first_error.get_or_insert(e);
             }
@@ -306,27 +319,26 @@ impl Checker {
             let message = format!("{}: an empty {id}[] must be the only value of {id}", shown(prop));
             self.push(Code::InvalidValue, prop.offset(), message);
         }
-        if let Some((g, what)) = point_group(code) {
-            self.unique_points(prop, g, what);
+        if let (Some((_, what)), Some(p)) = (group, named_twice) {
+            let message = format!("{}[{p}]: point {p} appears twice in this node's {what}", prop.id());
+            self.push(Code::InvalidValue, prop.offset(), message);
         }
     }
 
-    /// Reports the first point of `prop` already named in this node by a
-    /// property of the same group.
-    fn unique_points(&mut self, prop: Property<'_>, group: usize, what: &str) {
-        for v in prop.values() {
-            let Ok((lo, hi)) = props::parse_point_or_rectangle(v.text()) else { continue };
-            for y in lo.y..=hi.y {
-                for x in lo.x..=hi.x {
-                    let p = Point { x, y };
-                    if !self.sets[group].insert(p) {
-                        let message = format!("{}[{p}]: point {p} appears twice in this node's {what}", prop.id());
-                        self.push(Code::InvalidValue, prop.offset(), message);
-                        return;
-                    }
+    /// Adds the points of a rectangle (a point: a rectangle of one) to the
+    /// node's set of `group`, up to the first already there, which it
+    /// returns: the first point of a property already named in this node
+    /// by a property of the same group, and no more are added then.
+    fn first_named_twice(&mut self, group: usize, (lo, hi): (Point, Point)) -> Option<Point> {
+        for y in lo.y..=hi.y {
+            for x in lo.x..=hi.x {
+                let p = Point { x, y };
+                if !self.sets[group].insert(p) {
+                    return Some(p);
                 }
             }
         }
+        None
     }
 
     /// In a file that says `FF[1]-FF[3]`, the `FF[4]`-only forms of values.
