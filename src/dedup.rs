@@ -22,7 +22,7 @@ pub const MIN_MOVES: usize = 20;
 /// line, or `None` for games too short to tell (fewer than [`MIN_MOVES`]
 /// moves) or with an unreadable board size.
 pub fn fingerprint(game: &GameTree) -> Option<u64> {
-    let root = Root::read(game.root());
+    let root = Root::read(game);
     let size = props::board_size_of(root.size).ok()?;
     let setup = root.setup.map(|p| p.map_or_else(Vec::new, setup_points));
     // The walks start below the root unless it has moves of its own (a
@@ -40,8 +40,8 @@ pub fn fingerprint(game: &GameTree) -> Option<u64> {
     Some(mix(line ^ mix(setup_code) ^ size_code))
 }
 
-/// What the fingerprint reads of a game's root, in one pass over its
-/// properties: the first `SZ`, `AB` and `AW`, and whether it has moves.
+/// What the fingerprint reads of a game's root: the first `SZ`, `AB` and
+/// `AW`, and whether it has moves, as the tree noted them.
 struct Root<'a> {
     size: Option<Property<'a>>,
     setup: [Option<Property<'a>>; 2],
@@ -49,22 +49,12 @@ struct Root<'a> {
 }
 
 impl<'a> Root<'a> {
-    fn read(root: Node<'a>) -> Root<'a> {
-        let mut read = Root { size: None, setup: [None, None], moves: false };
-        for property in root.properties() {
-            let first = match property.code() {
-                PropId::SZ => &mut read.size,
-                PropId::AB => &mut read.setup[0],
-                PropId::AW => &mut read.setup[1],
-                PropId::B | PropId::W => {
-                    read.moves = true;
-                    continue;
-                }
-                _ => continue,
-            };
-            first.get_or_insert(property);
+    fn read(game: &'a GameTree) -> Root<'a> {
+        Root {
+            size: game.root_first(PropId::SZ),
+            setup: [game.root_first(PropId::AB), game.root_first(PropId::AW)],
+            moves: game.root_has_move(),
         }
-        read
     }
 }
 

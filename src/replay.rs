@@ -111,7 +111,7 @@ pub fn replay(game: &GameTree, overrides: &RuleOverrides) -> Replay {
 #[inline(always)]
 fn start(game: &GameTree, overrides: &RuleOverrides) -> Result<(Replayer, Vec<Point>), (Rules, Vec<Diagnostic>)> {
     let root = game.root();
-    let settings = RootSettings::of(root);
+    let settings = RootSettings::of(game);
     let (rules, note) = overrides.resolve(settings.ru.and_then(|p| p.first()));
     let mut diagnostics = Vec::new();
     if let Some(note) = note {
@@ -224,7 +224,7 @@ pub struct Position {
 /// it (illegal moves are played where they can be, silently: `replay`
 /// reports them). `None` when the board size is unusable.
 pub fn position_at(game: &GameTree, target: NodeId, overrides: &RuleOverrides) -> Option<Position> {
-    let settings = RootSettings::of(game.root());
+    let settings = RootSettings::of(game);
     let (rules, _) = overrides.resolve(settings.ru.and_then(|p| p.first()));
     let size = props::board_size_of(settings.sz).ok()?;
     let board = Board::new(size.width as usize, size.height as usize)?;
@@ -263,7 +263,7 @@ pub fn position_at(game: &GameTree, target: NodeId, overrides: &RuleOverrides) -
 /// Empty for every other game.
 pub fn handicap_to_place(game: &GameTree) -> Vec<Point> {
     match props::board_size(game.root()) {
-        Ok(size) => check_handicap(game, &RootSettings::of(game.root()), size, &mut Vec::new()),
+        Ok(size) => check_handicap(game, &RootSettings::of(game), size, &mut Vec::new()),
         Err(_) => Vec::new(),
     }
 }
@@ -297,7 +297,7 @@ fn check_handicap(game: &GameTree, settings: &RootSettings<'_>, size: BoardSize,
 }
 
 /// The root's properties the replay's set-up reads (the first of each
-/// identifier, as `Node::get` finds it), found in one pass over them.
+/// identifier, as `Node::get` finds it), as the tree noted them.
 #[derive(Default)]
 struct RootSettings<'a> {
     ru: Option<Property<'a>>,
@@ -307,19 +307,8 @@ struct RootSettings<'a> {
 }
 
 impl<'a> RootSettings<'a> {
-    fn of(root: Node<'a>) -> RootSettings<'a> {
-        let mut s = RootSettings::default();
-        for prop in root.properties() {
-            let slot = match prop.code() {
-                PropId::RU => &mut s.ru,
-                PropId::SZ => &mut s.sz,
-                PropId::HA => &mut s.ha,
-                PropId::AB => &mut s.ab,
-                _ => continue,
-            };
-            slot.get_or_insert(prop);
-        }
-        s
+    fn of(game: &'a GameTree) -> RootSettings<'a> {
+        RootSettings { ru: game.root_first(PropId::RU), sz: game.root_first(PropId::SZ), ha: game.root_first(PropId::HA), ab: game.root_first(PropId::AB) }
     }
 }
 

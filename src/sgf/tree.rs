@@ -261,7 +261,55 @@ pub struct GameTree {
     /// properties whose written identifier differs from the normalised one
     /// (`AddBlack` for `AB`).
     written_ids: Vec<(u32, Span)>,
+    /// The root's first property of a few identifiers that the checks,
+    /// the replay and the fingerprint each read, noted as the builder adds
+    /// them (see [`GameTree::root_first`]).
+    root_firsts: RootFirsts,
     offset: u32,
+}
+
+/// The index of the root's first property of each identifier of
+/// [`RootFirsts::slot`], [`NONE`] for none, and whether the root has a
+/// `B` or `W` record: what three readers of a root (the checks, the
+/// replay, the fingerprint) looked for in a pass over its properties each
+/// (a KGS root has about seventeen).
+#[derive(Debug, Clone, Copy)]
+struct RootFirsts {
+    indexes: [u32; 7],
+    moves: bool,
+}
+
+impl Default for RootFirsts {
+    fn default() -> RootFirsts {
+        RootFirsts { indexes: [NONE; 7], moves: false }
+    }
+}
+
+impl RootFirsts {
+    /// The place of `code` among the identifiers noted.
+    #[inline(always)]
+    fn slot(code: PropId) -> Option<usize> {
+        Some(match code {
+            PropId::GM => 0,
+            PropId::FF => 1,
+            PropId::SZ => 2,
+            PropId::RU => 3,
+            PropId::HA => 4,
+            PropId::AB => 5,
+            PropId::AW => 6,
+            _ => return None,
+        })
+    }
+
+    /// Notes property `index`, of identifier `code`, added to the root.
+    #[inline(always)]
+    fn note(&mut self, code: PropId, index: u32) {
+        match RootFirsts::slot(code) {
+            Some(slot) if self.indexes[slot] == NONE => self.indexes[slot] = index,
+            Some(_) => {}
+            None => self.moves |= matches!(code, PropId::B | PropId::W),
+        }
+    }
 }
 
 /// The record vectors of a tree dropped, kept by its thread for the next
@@ -319,6 +367,23 @@ impl GameTree {
 
     pub fn node(&self, id: NodeId) -> Node<'_> {
         Node { tree: self, id: id.0 }
+    }
+
+    /// The root's first property with identifier `code`, as
+    /// `self.root().get_code(code)` finds it: for `GM`, `FF`, `SZ`, `RU`,
+    /// `HA`, `AB` and `AW` from where the builder noted it, with no look
+    /// at the root's properties.
+    #[inline]
+    pub fn root_first(&self, code: PropId) -> Option<Property<'_>> {
+        let Some(slot) = RootFirsts::slot(code) else { return self.root().get_code(code) };
+        let index = self.root_firsts.indexes[slot];
+        (index != NONE).then_some(Property { tree: self, index })
+    }
+
+    /// Whether the root has a move (`B` or `W`), with no look at its
+    /// properties.
+    pub fn root_has_move(&self) -> bool {
+        self.root_firsts.moves || self.nodes.first().is_some_and(NodeData::is_marked)
     }
 
     /// Number of nodes in the whole tree.
@@ -904,7 +969,7 @@ impl GameTreeBuilder {
     pub fn over_source(source: Arc<str>, bytes: usize) -> GameTreeBuilder {
         let Records { nodes, unmarked, props, values } = Records::take();
         let (text, written_ids, offset) = (String::new(), Vec::new(), 0);
-        let mut tree = GameTree { source, text, nodes, unmarked, props, values, written_ids, offset };
+        let mut tree = GameTree { source, text, nodes, unmarked, props, values, written_ids, root_firsts: RootFirsts::default(), offset };
         // A move node, `;B[pd]` and a line break, is 7 bytes: room for that
         // many nodes means no regrowth for typical files. A node marked as
         // a plain move has no property or value record, and a game of
@@ -1003,6 +1068,10 @@ impl GameTreeBuilder {
         Self::check_mark(plain_move, offset, &id, &value);
         let node = self.push_node(parent, offset as u32, run_end(plain_move));
         if plain_move == UNMARKED {
+            if node.0 == 0 {
+                let t = &mut self.tree;
+                t.root_firsts.note(code, t.props.len() as u32);
+            }
             self.push_lone_property(id, code, value);
         }
         node
@@ -1088,7 +1157,8 @@ impl GameTreeBuilder {
     }
 
     /// The records of the one property, with its one value, of an
-    /// unmarked node added by `add_plain_node` or `add_plain_child`.
+    /// unmarked node added by `add_plain_node` or `add_plain_child` (the
+    /// first notes it if the node is the root).
     #[inline(always)]
     fn push_lone_property(&mut self, id: Range<usize>, code: PropId, value: Range<usize>) {
         let t = &mut self.tree;
@@ -1145,6 +1215,9 @@ impl GameTreeBuilder {
         assert!(!t.nodes.is_empty(), "add_node before add_property");
         debug_assert!(!t.nodes.last().is_some_and(NodeData::is_marked), "a marked node has its one property");
         let values = t.values.len() as u32;
+        if t.nodes.len() == 1 {
+            t.root_firsts.note(code, t.props.len() as u32);
+        }
         t.props.push(PropData { id, values, offset, code });
     }
 
@@ -1228,6 +1301,49 @@ pub struct Collection {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// The root's properties the builder notes are those a look at the
+    /// root finds: first ones, normalised identifiers, one-property and
+    /// marked roots, moves in the root, trees built in memory.
+    #[test]
+    fn noted_root_properties_are_those_found() {
+        let codes = [PropId::GM, PropId::FF, PropId::SZ, PropId::RU, PropId::HA, PropId::AB, PropId::AW, PropId::KO, PropId::B];
+        let check = |game: &GameTree, what: &str| {
+            let root = game.root();
+            for code in codes {
+                assert_eq!(game.root_first(code).map(|p| p.offset()), root.get_code(code).map(|p| p.offset()), "{what} {code:?}");
+                assert_eq!(game.root_first(code).map(|p| p.first()), root.get_code(code).map(|p| p.first()), "{what} {code:?}");
+            }
+            assert_eq!(game.root_has_move(), root.properties().any(|p| matches!(p.code(), PropId::B | PropId::W)), "{what}");
+        };
+        for sgf in [
+            "(;GM[1]FF[4]SZ[19]RU[Japanese]HA[2]AB[dd][pp];W[qd])",
+            "(;SZ[9]SZ[13]AB[aa]AB[bb]AW[cc]GM[1]GM[2];B[ee])",
+            "(;FF[3]AddBlack[aa]AddWhite[bb]SiZe[9];B[cc])",
+            "(;SZ[9])",
+            "(;B[ee];W[cc])",
+            "(;B[ee]SZ[9]W[cc])",
+            "(;C[hi];B[ee])",
+            "(;GM[1];SZ[9]AB[aa])",
+            "(;SZ[9];B[aa])(;SZ[13];B[bb])",
+            "(;)",
+        ] {
+            let parsed = crate::sgf::parse_str(sgf);
+            for game in &parsed.collection.games {
+                check(game, sgf);
+            }
+        }
+        let mut b = GameTreeBuilder::new();
+        b.add_node(None, 0);
+        b.add_property("HA", None, 1);
+        b.add_value("2", 3);
+        b.add_property("W", None, 6);
+        b.add_value("dd", 7);
+        b.add_node(Some(NodeId(0)), 10);
+        b.add_property("AB", None, 11);
+        b.add_value("aa", 13);
+        check(&b.finish(), "built");
+    }
 
     /// A run of plain moves (`plain_run`) goes on past a node only to its
     /// one child, and the runs have such nodes (variations, a node not marked, a

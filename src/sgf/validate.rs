@@ -22,19 +22,9 @@ use crate::diag::{Code, Diagnostic, Severity};
 /// identifier) are not reported again.
 pub fn check_properties(game: &GameTree) -> Vec<Diagnostic> {
     let mut out = Vec::new();
-    let root = game.root();
     // The root's `GM`, `FF` and `SZ` (the first of each, as `Node::get`
-    // finds them) in one pass over its properties, not three.
-    let (mut gm, mut ff, mut sz) = (None, None, None);
-    for prop in root.properties() {
-        let slot = match prop.code() {
-            PropId::GM => &mut gm,
-            PropId::FF => &mut ff,
-            PropId::SZ => &mut sz,
-            _ => continue,
-        };
-        slot.get_or_insert(prop);
-    }
+    // finds them), as the tree noted them.
+    let (gm, ff, sz) = (game.root_first(PropId::GM), game.root_first(PropId::FF), game.root_first(PropId::SZ));
     if let Some((n, gm)) = gm.and_then(|gm| Some((props::game_type_not_go(gm)?, gm))) {
         let message = format!("GM[{n}]: the game is not Go (GM[1]); its properties were not checked");
         out.push(Diagnostic::new(Code::NotGo, gm.offset(), message));
