@@ -250,9 +250,14 @@ impl<'t> Parser<'t> {
         // (tests/hostile.rs). The scan stops at a '(' the parser reaches
         // anyway (see `next_tree_start`), so over the file it costs about
         // one pass.
+        //
+        // The rest of a small file is taken as it stands: the scan, a pass
+        // over the rest of a one-game file (its root's `(KGS)` passed over
+        // on the way), cost more than the few records too many reserved,
+        // which the thread keeps for its next tree anyway (see `GameTree`).
         let rest = &self.s[open + 1..];
         let window = &rest[..rest.len().min(1 << 20)];
-        let size = next_tree_start(window).unwrap_or(window.len()) + 1;
+        let size = if window.len() <= SIZED_AS_IT_STANDS { window.len() } else { next_tree_start(window).unwrap_or(window.len()) } + 1;
         let mut b = GameTreeBuilder::over_source(Arc::clone(self.source), size);
         b.set_offset(open as u32);
         let mut stack = Frames { tree: Frame { attach: None, last: None, has_variations: false }, variations: Vec::new() };
@@ -667,6 +672,12 @@ fn plain_value_end(s: &[u8], from: usize) -> Option<usize> {
     let i = memchr::memchr3(b']', b'[', b'\\', s.get(from..)?)?;
     (s[from + i] == b']').then_some(from + i)
 }
+
+/// The most of a file after a tree's `(` that the tree's records are
+/// reserved for with no look for the next tree: room for at most 2,340
+/// nodes (`bytes / 7`), 56 KiB, under what a thread keeps of a tree's
+/// records for the next.
+const SIZED_AS_IT_STANDS: usize = 16 << 10;
 
 /// Where the next game or variation, `(;`, starts in `s`: a `(` followed
 /// (after white space) by `;`. A `(` in a value, such as the KGS
