@@ -243,6 +243,12 @@ impl Checker {
             let message = format!("{}: {} takes one value, found {count}", shown(prop), info.id);
             self.push(Code::InvalidValue, prop.offset(), message);
         }
+        // Any text (names, ranks, place, result: most of a root's values)
+        // has no form to check, is in no point group and has no `FF[4]`
+        // form: nothing more to look at.
+        if matches!(info.value, ValueType::SimpleText | ValueType::Text) {
+            return annotation;
+        }
         self.values(prop, code, count, info, is_root);
         if let Some(ff) = self.old_format {
             self.newer_features(prop, info, ff);
@@ -251,17 +257,12 @@ impl Checker {
     }
 
     /// Checks the form of the values (all of a list, the first otherwise),
-    /// then the uniqueness of points within the node. `code` and `count`
-    /// (its number of values) as [`Checker::property`] read them.
+    /// then the uniqueness of points within the node, of a property whose
+    /// values are not text. `code` and `count` (its number of values) as
+    /// [`Checker::property`] read them.
     fn values(&mut self, prop: Property<'_>, code: PropId, count: usize, info: &PropInfo, is_root: bool) {
         let id = info.id;
-        // Any text is a SimpleText or a Text (most of a root's values: names,
-        // ranks, place, result): no form to check, no text to fetch.
-        let checked = match info.value {
-            ValueType::SimpleText | ValueType::Text => 0,
-            _ if info.list => count,
-            _ => 1,
-        };
+        let checked = if info.list { count } else { 1 };
         // A point group's values (lists of points: setup, markup,
         // territory) are read once, for their form and for a point the
         // node names twice.
