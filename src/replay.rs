@@ -713,16 +713,24 @@ impl Replayer {
 
     /// [`Replayer::enter`], also telling whether the node has a move.
     fn enter_node(&mut self, node: Node<'_>) -> Entered {
-        // One look at the identifiers first.
+        // One look at the identifiers first: the root's, as the tree noted
+        // them (`GameTree::root_first`), with no pass over its properties.
         let (mut setup, mut pl) = (false, false);
         let mut entered = Entered { forced: false, moves: false };
-        for prop in node.properties() {
-            match prop.code() {
-                PropId::B | PropId::W => entered.moves = true,
-                PropId::AB | PropId::AW | PropId::AE => setup = true,
-                PropId::PL => pl = true,
-                PropId::KO => entered.forced = true,
-                _ => {}
+        if node.id() == NodeId(0) {
+            let tree = node.tree();
+            let has = |code| tree.root_first(code).is_some();
+            (setup, pl) = (has(PropId::AB) || has(PropId::AW) || has(PropId::AE), has(PropId::PL));
+            entered = Entered { forced: has(PropId::KO), moves: tree.root_has_move() };
+        } else {
+            for prop in node.properties() {
+                match prop.code() {
+                    PropId::B | PropId::W => entered.moves = true,
+                    PropId::AB | PropId::AW | PropId::AE => setup = true,
+                    PropId::PL => pl = true,
+                    PropId::KO => entered.forced = true,
+                    _ => {}
+                }
             }
         }
         if setup {

@@ -270,18 +270,18 @@ pub struct GameTree {
 
 /// The index of the root's first property of each identifier of
 /// [`RootFirsts::slot`], [`NONE`] for none, and whether the root has a
-/// `B` or `W` record: what three readers of a root (the checks, the
-/// replay, the fingerprint) looked for in a pass over its properties each
-/// (a KGS root has about seventeen).
+/// `B` or `W` record: what four readers of a root (the checks, the
+/// replay's set-up and its visit of the root, the fingerprint) looked for
+/// in a pass over its properties each (a KGS root has about seventeen).
 #[derive(Debug, Clone, Copy)]
 struct RootFirsts {
-    indexes: [u32; 7],
+    indexes: [u32; 10],
     moves: bool,
 }
 
 impl Default for RootFirsts {
     fn default() -> RootFirsts {
-        RootFirsts { indexes: [NONE; 7], moves: false }
+        RootFirsts { indexes: [NONE; 10], moves: false }
     }
 }
 
@@ -297,6 +297,9 @@ impl RootFirsts {
             PropId::HA => 4,
             PropId::AB => 5,
             PropId::AW => 6,
+            PropId::AE => 7,
+            PropId::PL => 8,
+            PropId::KO => 9,
             _ => return None,
         })
     }
@@ -371,8 +374,8 @@ impl GameTree {
 
     /// The root's first property with identifier `code`, as
     /// `self.root().get_code(code)` finds it: for `GM`, `FF`, `SZ`, `RU`,
-    /// `HA`, `AB` and `AW` from where the builder noted it, with no look
-    /// at the root's properties.
+    /// `HA`, `AB`, `AW`, `AE`, `PL` and `KO` from where the builder noted
+    /// it, with no look at the root's properties.
     #[inline]
     pub fn root_first(&self, code: PropId) -> Option<Property<'_>> {
         let Some(slot) = RootFirsts::slot(code) else { return self.root().get_code(code) };
@@ -1209,7 +1212,7 @@ impl GameTreeBuilder {
         self.push_coded_property(id, code, offset);
     }
 
-    #[inline]
+    #[inline(always)]
     fn push_coded_property(&mut self, id: Span, code: PropId, offset: u32) {
         let t = &mut self.tree;
         assert!(!t.nodes.is_empty(), "add_node before add_property");
@@ -1307,7 +1310,7 @@ mod tests {
     /// marked roots, moves in the root, trees built in memory.
     #[test]
     fn noted_root_properties_are_those_found() {
-        let codes = [PropId::GM, PropId::FF, PropId::SZ, PropId::RU, PropId::HA, PropId::AB, PropId::AW, PropId::KO, PropId::B];
+        let codes = [PropId::GM, PropId::FF, PropId::SZ, PropId::RU, PropId::HA, PropId::AB, PropId::AW, PropId::AE, PropId::PL, PropId::KO, PropId::new("C"), PropId::B];
         let check = |game: &GameTree, what: &str| {
             let root = game.root();
             for code in codes {
