@@ -56,6 +56,10 @@ impl Format {
         // Compared in place, in any case: a lower-case copy of the name was
         // an allocation for each file checked.
         let name = name.as_bytes();
+        // `.sgf`, nearly every name: no look for a compression suffix.
+        if strip_suffix_ignore_case(name, b".sgf").is_some() {
+            return Some(Format::Sgf);
+        }
         let name = COMPRESSED.iter().find_map(|s| strip_suffix_ignore_case(name, s.as_bytes())).unwrap_or(name);
         let dot = name.iter().rposition(|&b| b == b'.')?;
         let extension = &name[dot + 1..];

@@ -878,9 +878,12 @@ pub fn board_size(node: Node<'_>) -> Result<BoardSize, ValueError> {
 /// [`board_size`] of a node's `SZ` property, found in hand (`None`: the
 /// node has none).
 pub fn board_size_of(sz: Option<Property<'_>>) -> Result<BoardSize, ValueError> {
-    match sz.and_then(|p| p.first()) {
+    match sz.and_then(|p| p.values().next()) {
         None => Ok(BoardSize::default()),
-        Some(v) => BoardSize::parse(v).map_err(|e| e.for_property("SZ")),
+        // `SZ[19]`, nearly every game's (the checks, the replay and the
+        // fingerprint each ask): its bytes, with no look at them as text.
+        Some(v) if v.bytes() == b"19" => Ok(BoardSize::square(19)),
+        Some(v) => BoardSize::parse(v.text()).map_err(|e| e.for_property("SZ")),
     }
 }
 
