@@ -84,6 +84,26 @@ impl IdSet {
     }
 }
 
+/// The identifiers met so far in a node of up to 64 properties: numbered
+/// ones in two sets (seen, seen twice); the others, rare, compared as text
+/// with those before them.
+#[derive(Default)]
+struct Repeats {
+    once: IdSet,
+    twice: IdSet,
+}
+
+impl Repeats {
+    /// Whether `prop`, the node's `i`th property, of identifier `code`, is
+    /// the second of its identifier in the node.
+    fn second(&mut self, node: Node<'_>, i: usize, prop: Property<'_>, code: PropId) -> bool {
+        match code.index() {
+            Some(id) => !self.once.insert(id) && self.twice.insert(id),
+            None => node.properties().take(i).filter(|p| same_id(*p, prop)).count() == 1,
+        }
+    }
+}
+
 /// Properties whose points must be distinct within a node (`FF[4]`).
 fn point_group(id: PropId) -> Option<(usize, &'static str)> {
     match id {
@@ -101,15 +121,30 @@ impl Checker {
 
     fn node(&mut self, node: Node<'_>) {
         let is_root = node.id().0 == 0;
-        self.duplicates(node);
+        // Identifiers repeated: told in the loop below (the second of each
+        // reported as it is met), or before it for a node of more than 64
+        // properties. The report comes first of a property's, as when the
+        // whole node was looked over for them first (the caller orders a
+        // game's reports by offset and code).
+        let n = node.properties().len();
+        let mut repeats = (n >= 2 && n <= 64).then(Repeats::default);
+        if n > 64 {
+            self.repeats_by_text(node);
+        }
         let mut grouped = [false; 3];
         let mut first_move: Option<Property<'_>> = None;
         let mut first_setup: Option<Property<'_>> = None;
         let mut mixed_reported = false;
         let mut two_moves_reported = false;
         let mut annotated = false;
-        for prop in node.properties() {
+        for (i, prop) in node.properties().enumerate() {
             let code = prop.code();
+            if let Some(repeats) = &mut repeats
+                && repeats.second(node, i, prop, code)
+                && !prop.id().is_empty()
+            {
+                self.repeated(prop);
+            }
             match code {
                 PropId::B | PropId::W => {
                     if let Some(m) = first_move.filter(|m| m.code() != code && !two_moves_reported) {
@@ -161,39 +196,21 @@ impl Checker {
         self.push(Code::MixedMoveAndSetup, offset, message);
     }
 
-    /// Reports the second occurrence of each identifier in a node.
-    fn duplicates(&mut self, node: Node<'_>) {
-        let n = node.properties().len();
-        if n < 2 {
-            return;
-        }
-        let report = |this: &mut Checker, prop: Property<'_>| {
+    /// Reports the second occurrence of an identifier in a node.
+    fn repeated(&mut self, prop: Property<'_>) {
+        let message = format!("property {} appears more than once in this node", prop.id());
+        self.push(Code::DuplicateProperty, prop.offset(), message);
+    }
+
+    /// [`Checker::repeated`] for each identifier repeated in a node of more
+    /// than 64 properties, by text.
+    fn repeats_by_text(&mut self, node: Node<'_>) {
+        let mut seen = HashSet::new();
+        let mut reported = HashSet::new();
+        for prop in node.properties() {
             let id = prop.id();
-            let message = format!("property {id} appears more than once in this node");
-            this.push(Code::DuplicateProperty, prop.offset(), message);
-        };
-        if n <= 64 {
-            // Numbered identifiers in two sets (seen, seen twice); the
-            // others, rare, compared as text with those before them.
-            let mut once = IdSet::default();
-            let mut twice = IdSet::default();
-            for (i, prop) in node.properties().enumerate() {
-                let second = match prop.code().index() {
-                    Some(id) => !once.insert(id) && twice.insert(id),
-                    None => node.properties().take(i).filter(|p| same_id(*p, prop)).count() == 1,
-                };
-                if second && !prop.id().is_empty() {
-                    report(self, prop);
-                }
-            }
-        } else {
-            let mut seen = HashSet::new();
-            let mut reported = HashSet::new();
-            for prop in node.properties() {
-                let id = prop.id();
-                if !id.is_empty() && !seen.insert(id) && reported.insert(id) {
-                    report(self, prop);
-                }
+            if !id.is_empty() && !seen.insert(id) && reported.insert(id) {
+                self.repeated(prop);
             }
         }
     }
