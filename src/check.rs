@@ -101,7 +101,8 @@ pub fn check_record(bytes: &[u8], name: &str, options: &CheckOptions) -> FileChe
     let mut diagnostics = parsed.diagnostics;
     let mut moves = 0;
     let mut games = 0;
-    let mut fingerprints = Vec::new();
+    // Room for a fingerprint a game, made at once (most files hold one).
+    let mut fingerprints = Vec::with_capacity(if options.fingerprints { parsed.collection.games.len() } else { 0 });
     // Games start in increasing offsets: located in one forward pass,
     // with no line table (a file with nothing to report needs none).
     let mut locator = Locator::new(&parsed.source);
@@ -120,7 +121,10 @@ pub fn check_record(bytes: &[u8], name: &str, options: &CheckOptions) -> FileChe
         }
         let found = sgf::validate::check_properties(game);
         let not_go = found.iter().any(|d| d.code == Code::NotGo);
-        diagnostics.extend(found.into_iter().map(|d| d.in_game(index)));
+        // Most games have nothing to report: no empty list moved over.
+        if !found.is_empty() {
+            diagnostics.extend(found.into_iter().map(|d| d.in_game(index)));
+        }
         if !not_go {
             let replayed = replay::replay(game, &options.rules);
             moves += replayed.moves;
@@ -128,7 +132,9 @@ pub fn check_record(bytes: &[u8], name: &str, options: &CheckOptions) -> FileChe
                 let score_options = ScoreOptions { rules: options.rules, ..score_options.clone() };
                 diagnostics.extend(score_checks(game, &replayed, &score_options).into_iter().map(|d| d.in_game(index)));
             }
-            diagnostics.extend(replayed.diagnostics.into_iter().map(|d| d.in_game(index)));
+            if !replayed.diagnostics.is_empty() {
+                diagnostics.extend(replayed.diagnostics.into_iter().map(|d| d.in_game(index)));
+            }
         }
         games += 1;
     }
