@@ -50,11 +50,7 @@ struct Root<'a> {
 
 impl<'a> Root<'a> {
     fn read(game: &'a GameTree) -> Root<'a> {
-        Root {
-            size: game.root_first(PropId::SZ),
-            setup: [game.root_first(PropId::AB), game.root_first(PropId::AW)],
-            moves: game.root_has_move(),
-        }
+        Root { size: game.root_first(PropId::SZ), setup: [game.root_first(PropId::AB), game.root_first(PropId::AW)], moves: game.root_has_move() }
     }
 }
 

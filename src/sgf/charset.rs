@@ -470,13 +470,14 @@ fn utf8(bytes: &[u8]) -> Result<&str, std::str::Utf8Error> {
 /// words (which the compiler keeps in vector registers), the rest byte
 /// by byte, then one test of the high bits.
 fn is_ascii(bytes: &[u8]) -> bool {
-    let (blocks, rest) = bytes.as_chunks::<64>();
+    let mut blocks = bytes.chunks_exact(64);
     let mut lanes = [0u64; 8];
-    for block in blocks {
-        for (lane, word) in lanes.iter_mut().zip(block.as_chunks::<8>().0) {
-            *lane |= u64::from_ne_bytes(*word);
+    for block in &mut blocks {
+        for (lane, word) in lanes.iter_mut().zip(block.chunks_exact(8)) {
+            *lane |= u64::from_ne_bytes(word.try_into().expect("eight bytes"));
         }
     }
+    let rest = blocks.remainder();
     let words = lanes.iter().fold(0, |all, lane| all | lane);
     let tail = rest.iter().fold(0, |all, b| all | b);
     words & 0x8080_8080_8080_8080 == 0 && tail < 0x80

@@ -1310,7 +1310,7 @@ mod tests {
     /// marked roots, moves in the root, trees built in memory.
     #[test]
     fn noted_root_properties_are_those_found() {
-        let codes = [PropId::GM, PropId::FF, PropId::SZ, PropId::RU, PropId::HA, PropId::AB, PropId::AW, PropId::AE, PropId::PL, PropId::KO, PropId::new("C"), PropId::B];
+        let codes = ["GM", "FF", "SZ", "RU", "HA", "AB", "AW", "AE", "PL", "KO", "C", "B"].map(PropId::new);
         let check = |game: &GameTree, what: &str| {
             let root = game.root();
             for code in codes {

@@ -127,7 +127,7 @@ impl Checker {
         // whole node was looked over for them first (the caller orders a
         // game's reports by offset and code).
         let n = node.properties().len();
-        let mut repeats = (n >= 2 && n <= 64).then(Repeats::default);
+        let mut repeats = (2..=64).contains(&n).then(Repeats::default);
         if n > 64 {
             self.repeats_by_text(node);
         }
