@@ -59,7 +59,10 @@
 //!    colour alone), beside open ground of 12 points or more and a settled
 //!    enemy chain (pass-alive, or with a region of its own), is dead: the
 //!    playouts, filling the open ground at random, make eyes there for it
-//!    about as often as not.
+//!    about as often as not. Enemy stones shut in a region (the empty
+//!    points and stones of their colour connected to them reach no settled
+//!    chain of theirs) do not take it from its owner: they are invaders,
+//!    and may be the ones with no room.
 //! 6. A dead group whose liberties lie in small regions it encloses (at
 //!    most 24 points to play, with its liberties on open ground) lives if
 //!    the attacker, moving first, cannot capture any of its chains there
@@ -91,7 +94,7 @@
 //! eyes, komi) is the caller's job.
 
 use crate::analysis::Analysis;
-use crate::board::{Board, Cell, Pt};
+use crate::board::{Board, Cell, Color, Pt};
 use crate::score::life;
 use crate::score::reader::{self, Outcome};
 
@@ -965,7 +968,8 @@ impl Estimator {
 
     /// A group with no room of its own at the end of a game: none of the
     /// empty regions beside it (the dead stones taken off) is surrounded by
-    /// its colour alone, one of them at least is open ground
+    /// its colour alone (enemy invaders aside, [`Estimator::invaders`]),
+    /// one of them at least is open ground
     /// ([`OPEN_GROUND`] points or more), and it borders an enemy chain that
     /// is settled (pass-alive, or with a region of its own). Its owner
     /// passed with no eye and no territory beside a settled enemy; the
@@ -973,11 +977,15 @@ impl Estimator {
     /// about as often as not. It is dead. A group the seki rule kept
     /// (`in_seki`) is not asked: a seki has no room of its own either.
     fn kill_groups_without_room(&self, linked: &[bool], root: &[usize], in_seki: &[usize], dead_chain: &mut [bool]) {
-        let cells = self.without_dead(dead_chain).into_iter().map(cell_of).collect();
-        let after = Analysis::from_cells(cells, self.stride as Pt);
+        let cleared = self.without_dead(dead_chain);
+        let after = Analysis::from_cells(cleared.iter().map(|&c| cell_of(c)).collect(), self.stride as Pt);
+        let invader = self.invaders(&after, &cleared);
+        // A region is a chain's own when every enemy chain beside it is an
+        // invader: stones shut in its area may be the ones to die.
+        let own = |r: u32, color: Color| after.region(r).chains.iter().all(|&c| after.chains()[c as usize].color == color || invader[c as usize]);
         let settled = |p: usize| {
             let chain = after.chain_at(p as Pt);
-            chain.pass_alive || chain.regions.iter().any(|&r| after.region(r).owner() == Some(chain.color))
+            chain.pass_alive || chain.regions.iter().any(|&r| own(r, chain.color))
         };
         let open_ground = |p: usize| after.chain_at(p as Pt).regions.iter().any(|&r| after.region(r).points.len() >= OPEN_GROUND);
         let n = self.chains.len();
@@ -1006,6 +1014,54 @@ impl Estimator {
         for id in homeless {
             dead_chain[id] = true;
         }
+    }
+
+    /// Per chain of `after` (the position `cells`, dead stones taken off),
+    /// whether it is shut in the other colour's area: the empty points and
+    /// stones of its colour connected to it hold no chain of its colour
+    /// that is settled (pass-alive, or beside a region its colour alone
+    /// surrounds). Such stones have nothing to live on but the area they
+    /// invaded, so a region they share is still the area's owner's room.
+    fn invaders(&self, after: &Analysis, cells: &[u8]) -> Vec<bool> {
+        let settled = |p: usize| {
+            let chain = after.chain_at(p as Pt);
+            chain.pass_alive || chain.regions.iter().any(|&r| after.region(r).owner() == Some(chain.color))
+        };
+        let mut invader = vec![false; after.chains().len()];
+        for color in [BLACK, WHITE] {
+            let mut seen = vec![false; cells.len()];
+            for &start in &self.points {
+                if cells[start] != color || seen[start] {
+                    continue;
+                }
+                let stones: Vec<usize> = self.flood(cells, start, color, &mut seen).into_iter().filter(|&p| cells[p] == color).collect();
+                if !stones.iter().any(|&p| settled(p)) {
+                    for p in stones {
+                        invader[after.chain_id(p as Pt).expect("a stone") as usize] = true;
+                    }
+                }
+            }
+        }
+        invader
+    }
+
+    /// The points connected to `start` through empty points and stones of
+    /// `color`, marked in `seen`.
+    fn flood(&self, cells: &[u8], start: usize, color: u8, seen: &mut [bool]) -> Vec<usize> {
+        let mut points = vec![start];
+        seen[start] = true;
+        let mut i = 0;
+        while i < points.len() {
+            let p = points[i];
+            i += 1;
+            for q in self.nbrs(p) {
+                if (cells[q] == EMPTY || cells[q] == color) && !seen[q] {
+                    seen[q] = true;
+                    points.push(q);
+                }
+            }
+        }
+        points
     }
 
     /// Whether an empty region beside the chain (empty points connected to
@@ -2105,6 +2161,34 @@ mod tests {
         assert!(killed([".X.XO.O..", "XXXX.O..."]).1.is_empty());
         // Beside an enemy with no room of its own either, nothing is settled.
         assert!(killed(["XXXXO....", "........."]).1.is_empty());
+    }
+
+    #[test]
+    fn invaders_do_not_take_a_groups_room() {
+        // Black's wall E9-E1 has no region of its own: White's pass-alive
+        // group shares the open ground on the left, and White's stone F3
+        // lies in the area on the right. But F3 is shut in there (the
+        // points and white stones it reaches hold no settled white chain),
+        // while the wall reaches Black's pass-alive corner (eyes A3, A1):
+        // the right side is Black's room, and F3 is the one with none.
+        let b = board_from(&[
+            ".O.OX....", //
+            "OOOOX....",
+            "OOOOX....",
+            "....X....",
+            "....X....",
+            "XX..X....",
+            ".X..XO...",
+            "XX..X....",
+            ".X..X....",
+        ]);
+        let est = Estimator::new(&b, 0);
+        let n = est.chains.len();
+        let linked: Vec<bool> = (0..n).map(|id| !est.pass_alive[id]).collect();
+        let mut dead = vec![false; n];
+        est.kill_groups_without_room(&linked, &est.groups(&linked), &[], &mut dead);
+        let stones: Vec<Pt> = (0..n).filter(|&id| dead[id]).flat_map(|id| est.chain_stones(id).iter().map(|&p| p as Pt)).collect();
+        assert_eq!(stones, pts(&b, &[(5, 6)]));
     }
 
     #[test]
