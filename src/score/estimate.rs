@@ -62,7 +62,9 @@
 //!    about as often as not. Enemy stones shut in a region (the empty
 //!    points and stones of their colour connected to them reach no settled
 //!    chain of theirs) do not take it from its owner: they are invaders,
-//!    and may be the ones with no room.
+//!    and may be the ones with no room. Of two invaders, the one inside the
+//!    other's area (every enemy stone around it an invader) is the deeper,
+//!    and leaves the other its room.
 //! 6. A dead group whose liberties lie in small regions it encloses (at
 //!    most 24 points to play, with its liberties on open ground) lives if
 //!    the attacker, moving first, cannot capture any of its chains there
@@ -93,8 +95,8 @@
 //! This module knows the board only; counting the score (territory, seki
 //! eyes, komi) is the caller's job.
 
-use crate::analysis::Analysis;
-use crate::board::{Board, Cell, Color, Pt};
+use crate::analysis::{Analysis, Chain as AnalysisChain};
+use crate::board::{Board, Cell, Pt};
 use crate::score::life;
 use crate::score::reader::{self, Outcome};
 
@@ -968,7 +970,8 @@ impl Estimator {
 
     /// A group with no room of its own at the end of a game: none of the
     /// empty regions beside it (the dead stones taken off) is surrounded by
-    /// its colour alone (enemy invaders aside, [`Estimator::invaders`]),
+    /// its colour alone (enemy stones shut in deeper aside,
+    /// [`Estimator::invaders`]),
     /// one of them at least is open ground
     /// ([`OPEN_GROUND`] points or more), and it borders an enemy chain that
     /// is settled (pass-alive, or with a region of its own). Its owner
@@ -979,13 +982,16 @@ impl Estimator {
     fn kill_groups_without_room(&self, linked: &[bool], root: &[usize], in_seki: &[usize], dead_chain: &mut [bool]) {
         let cleared = self.without_dead(dead_chain);
         let after = Analysis::from_cells(cleared.iter().map(|&c| cell_of(c)).collect(), self.stride as Pt);
-        let invader = self.invaders(&after, &cleared);
-        // A region is a chain's own when every enemy chain beside it is an
-        // invader: stones shut in its area may be the ones to die.
-        let own = |r: u32, color: Color| after.region(r).chains.iter().all(|&c| after.chains()[c as usize].color == color || invader[c as usize]);
+        // A region is a chain's own when every enemy chain beside it is
+        // shut in deeper than the chain: those stones may be the ones to die.
+        let depth = self.invaders(&after, &cleared);
+        let own = |r: u32, chain: &AnalysisChain, d: u8| {
+            after.region(r).chains.iter().map(|&c| c as usize).all(|c| after.chains()[c].color == chain.color || depth[c] > d)
+        };
         let settled = |p: usize| {
             let chain = after.chain_at(p as Pt);
-            chain.pass_alive || chain.regions.iter().any(|&r| own(r, chain.color))
+            let d = depth[after.chain_id(p as Pt).expect("a stone") as usize];
+            chain.pass_alive || chain.regions.iter().any(|&r| own(r, chain, d))
         };
         let open_ground = |p: usize| after.chain_at(p as Pt).regions.iter().any(|&r| after.region(r).points.len() >= OPEN_GROUND);
         let n = self.chains.len();
@@ -1017,32 +1023,49 @@ impl Estimator {
     }
 
     /// Per chain of `after` (the position `cells`, dead stones taken off),
-    /// whether it is shut in the other colour's area: the empty points and
-    /// stones of its colour connected to it hold no chain of its colour
-    /// that is settled (pass-alive, or beside a region its colour alone
-    /// surrounds). Such stones have nothing to live on but the area they
-    /// invaded, so a region they share is still the area's owner's room.
-    fn invaders(&self, after: &Analysis, cells: &[u8]) -> Vec<bool> {
+    /// how deep it is shut in the other colour's area: 0 when the empty
+    /// points and stones of its colour connected to it hold a chain of its
+    /// colour that is settled (pass-alive, or beside a region its colour
+    /// alone surrounds); else 1 (an invader), or 2 when every enemy chain
+    /// around those points is an invader too (it lies inside an invader's
+    /// area). A region a chain shares only with enemy chains deeper than
+    /// itself is still its room: those stones may be the ones to die.
+    fn invaders(&self, after: &Analysis, cells: &[u8]) -> Vec<u8> {
         let settled = |p: usize| {
             let chain = after.chain_at(p as Pt);
             chain.pass_alive || chain.regions.iter().any(|&r| after.region(r).owner() == Some(chain.color))
         };
-        let mut invader = vec![false; after.chains().len()];
+        let id = |p: usize| after.chain_id(p as Pt).expect("a stone") as usize;
+        let mut depth = vec![0u8; after.chains().len()];
+        let mut shut_in: Vec<(u8, Vec<usize>)> = Vec::new();
         for color in [BLACK, WHITE] {
             let mut seen = vec![false; cells.len()];
             for &start in &self.points {
                 if cells[start] != color || seen[start] {
                     continue;
                 }
-                let stones: Vec<usize> = self.flood(cells, start, color, &mut seen).into_iter().filter(|&p| cells[p] == color).collect();
-                if !stones.iter().any(|&p| settled(p)) {
-                    for p in stones {
-                        invader[after.chain_id(p as Pt).expect("a stone") as usize] = true;
+                let points = self.flood(cells, start, color, &mut seen);
+                if !points.iter().any(|&p| cells[p] == color && settled(p)) {
+                    for &p in points.iter().filter(|&&p| cells[p] == color) {
+                        depth[id(p)] = 1;
                     }
+                    shut_in.push((color, points));
                 }
             }
         }
-        invader
+        // Inside an invader's area: every enemy stone around is an invader.
+        let mut nested = Vec::new();
+        for (color, points) in &shut_in {
+            let enemy = BLACK + WHITE - color;
+            let around = points.iter().flat_map(|&p| self.nbrs(p)).filter(|&q| cells[q] == enemy);
+            if around.clone().next().is_some() && around.clone().all(|q| depth[id(q)] > 0) {
+                nested.extend(points.iter().filter(|&&p| cells[p] == *color).map(|&p| id(p)));
+            }
+        }
+        for c in nested {
+            depth[c] = 2;
+        }
+        depth
     }
 
     /// The points connected to `start` through empty points and stones of
@@ -2181,6 +2204,33 @@ mod tests {
             ".X..XO...",
             "XX..X....",
             ".X..X....",
+        ]);
+        let est = Estimator::new(&b, 0);
+        let n = est.chains.len();
+        let linked: Vec<bool> = (0..n).map(|id| !est.pass_alive[id]).collect();
+        let mut dead = vec![false; n];
+        est.kill_groups_without_room(&linked, &est.groups(&linked), &[], &mut dead);
+        let stones: Vec<Pt> = (0..n).filter(|&id| dead[id]).flat_map(|id| est.chain_stones(id).iter().map(|&p| p as Pt)).collect();
+        assert_eq!(stones, pts(&b, &[(5, 6)]));
+    }
+
+    #[test]
+    fn of_two_invaders_the_one_inside_the_others_area_has_no_room() {
+        // White's wall E9-E1 reaches no settled white chain: it is shut in
+        // between Black's pass-alive group and the edge. Black's stone F3
+        // is shut in too, but inside the wall's area (every enemy stone
+        // around it is the wall): the right side is the wall's room, and
+        // F3 is the one with none.
+        let b = board_from(&[
+            ".X.XO....", //
+            "XXXXO....",
+            "XXXXO....",
+            "....O....",
+            "....O....",
+            "....O....",
+            "....OX...",
+            "....O....",
+            "....O....",
         ]);
         let est = Estimator::new(&b, 0);
         let n = est.chains.len();
