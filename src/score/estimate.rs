@@ -59,7 +59,12 @@
 //!    colour alone), beside open ground of 12 points or more and a settled
 //!    enemy chain (pass-alive, or with a region of its own), is dead: the
 //!    playouts, filling the open ground at random, make eyes there for it
-//!    about as often as not.
+//!    about as often as not. Enemy stones shut in a region (the empty
+//!    points and stones of their colour connected to them reach no settled
+//!    chain of theirs) do not take it from its owner: they are invaders,
+//!    and may be the ones with no room. Of two invaders, the one inside the
+//!    other's area (every enemy stone around it an invader) is the deeper,
+//!    and leaves the other its room.
 //! 6. A dead group whose liberties lie in small regions it encloses (at
 //!    most 24 points to play, with its liberties on open ground) lives if
 //!    the attacker, moving first, cannot capture any of its chains there
@@ -90,7 +95,7 @@
 //! This module knows the board only; counting the score (territory, seki
 //! eyes, komi) is the caller's job.
 
-use crate::analysis::Analysis;
+use crate::analysis::{Analysis, Chain as AnalysisChain};
 use crate::board::{Board, Cell, Pt};
 use crate::score::life;
 use crate::score::reader::{self, Outcome};
@@ -965,7 +970,9 @@ impl Estimator {
 
     /// A group with no room of its own at the end of a game: none of the
     /// empty regions beside it (the dead stones taken off) is surrounded by
-    /// its colour alone, one of them at least is open ground
+    /// its colour alone (enemy stones shut in deeper aside,
+    /// [`Estimator::invaders`]),
+    /// one of them at least is open ground
     /// ([`OPEN_GROUND`] points or more), and it borders an enemy chain that
     /// is settled (pass-alive, or with a region of its own). Its owner
     /// passed with no eye and no territory beside a settled enemy; the
@@ -973,11 +980,18 @@ impl Estimator {
     /// about as often as not. It is dead. A group the seki rule kept
     /// (`in_seki`) is not asked: a seki has no room of its own either.
     fn kill_groups_without_room(&self, linked: &[bool], root: &[usize], in_seki: &[usize], dead_chain: &mut [bool]) {
-        let cells = self.without_dead(dead_chain).into_iter().map(cell_of).collect();
-        let after = Analysis::from_cells(cells, self.stride as Pt);
+        let cleared = self.without_dead(dead_chain);
+        let after = Analysis::from_cells(cleared.iter().map(|&c| cell_of(c)).collect(), self.stride as Pt);
+        // A region is a chain's own when every enemy chain beside it is
+        // shut in deeper than the chain: those stones may be the ones to die.
+        let depth = self.invaders(&after, &cleared);
+        let own = |r: u32, chain: &AnalysisChain, d: u8| {
+            after.region(r).chains.iter().map(|&c| c as usize).all(|c| after.chains()[c].color == chain.color || depth[c] > d)
+        };
         let settled = |p: usize| {
             let chain = after.chain_at(p as Pt);
-            chain.pass_alive || chain.regions.iter().any(|&r| after.region(r).owner() == Some(chain.color))
+            let d = depth[after.chain_id(p as Pt).expect("a stone") as usize];
+            chain.pass_alive || chain.regions.iter().any(|&r| own(r, chain, d))
         };
         let open_ground = |p: usize| after.chain_at(p as Pt).regions.iter().any(|&r| after.region(r).points.len() >= OPEN_GROUND);
         let n = self.chains.len();
@@ -1006,6 +1020,71 @@ impl Estimator {
         for id in homeless {
             dead_chain[id] = true;
         }
+    }
+
+    /// Per chain of `after` (the position `cells`, dead stones taken off),
+    /// how deep it is shut in the other colour's area: 0 when the empty
+    /// points and stones of its colour connected to it hold a chain of its
+    /// colour that is settled (pass-alive, or beside a region its colour
+    /// alone surrounds); else 1 (an invader), or 2 when every enemy chain
+    /// around those points is an invader too (it lies inside an invader's
+    /// area). A region a chain shares only with enemy chains deeper than
+    /// itself is still its room: those stones may be the ones to die.
+    fn invaders(&self, after: &Analysis, cells: &[u8]) -> Vec<u8> {
+        let settled = |p: usize| {
+            let chain = after.chain_at(p as Pt);
+            chain.pass_alive || chain.regions.iter().any(|&r| after.region(r).owner() == Some(chain.color))
+        };
+        let id = |p: usize| after.chain_id(p as Pt).expect("a stone") as usize;
+        let mut depth = vec![0u8; after.chains().len()];
+        let mut shut_in: Vec<(u8, Vec<usize>)> = Vec::new();
+        for color in [BLACK, WHITE] {
+            let mut seen = vec![false; cells.len()];
+            for &start in &self.points {
+                if cells[start] != color || seen[start] {
+                    continue;
+                }
+                let points = self.flood(cells, start, color, &mut seen);
+                if !points.iter().any(|&p| cells[p] == color && settled(p)) {
+                    for &p in points.iter().filter(|&&p| cells[p] == color) {
+                        depth[id(p)] = 1;
+                    }
+                    shut_in.push((color, points));
+                }
+            }
+        }
+        // Inside an invader's area: every enemy stone around is an invader.
+        let mut nested = Vec::new();
+        for (color, points) in &shut_in {
+            let enemy = BLACK + WHITE - color;
+            let around = points.iter().flat_map(|&p| self.nbrs(p)).filter(|&q| cells[q] == enemy);
+            if around.clone().next().is_some() && around.clone().all(|q| depth[id(q)] > 0) {
+                nested.extend(points.iter().filter(|&&p| cells[p] == *color).map(|&p| id(p)));
+            }
+        }
+        for c in nested {
+            depth[c] = 2;
+        }
+        depth
+    }
+
+    /// The points connected to `start` through empty points and stones of
+    /// `color`, marked in `seen`.
+    fn flood(&self, cells: &[u8], start: usize, color: u8, seen: &mut [bool]) -> Vec<usize> {
+        let mut points = vec![start];
+        seen[start] = true;
+        let mut i = 0;
+        while i < points.len() {
+            let p = points[i];
+            i += 1;
+            for q in self.nbrs(p) {
+                if (cells[q] == EMPTY || cells[q] == color) && !seen[q] {
+                    seen[q] = true;
+                    points.push(q);
+                }
+            }
+        }
+        points
     }
 
     /// Whether an empty region beside the chain (empty points connected to
@@ -2105,6 +2184,61 @@ mod tests {
         assert!(killed([".X.XO.O..", "XXXX.O..."]).1.is_empty());
         // Beside an enemy with no room of its own either, nothing is settled.
         assert!(killed(["XXXXO....", "........."]).1.is_empty());
+    }
+
+    #[test]
+    fn invaders_do_not_take_a_groups_room() {
+        // Black's wall E9-E1 has no region of its own: White's pass-alive
+        // group shares the open ground on the left, and White's stone F3
+        // lies in the area on the right. But F3 is shut in there (the
+        // points and white stones it reaches hold no settled white chain),
+        // while the wall reaches Black's pass-alive corner (eyes A3, A1):
+        // the right side is Black's room, and F3 is the one with none.
+        let b = board_from(&[
+            ".O.OX....", //
+            "OOOOX....",
+            "OOOOX....",
+            "....X....",
+            "....X....",
+            "XX..X....",
+            ".X..XO...",
+            "XX..X....",
+            ".X..X....",
+        ]);
+        let est = Estimator::new(&b, 0);
+        let n = est.chains.len();
+        let linked: Vec<bool> = (0..n).map(|id| !est.pass_alive[id]).collect();
+        let mut dead = vec![false; n];
+        est.kill_groups_without_room(&linked, &est.groups(&linked), &[], &mut dead);
+        let stones: Vec<Pt> = (0..n).filter(|&id| dead[id]).flat_map(|id| est.chain_stones(id).iter().map(|&p| p as Pt)).collect();
+        assert_eq!(stones, pts(&b, &[(5, 6)]));
+    }
+
+    #[test]
+    fn of_two_invaders_the_one_inside_the_others_area_has_no_room() {
+        // White's wall E9-E1 reaches no settled white chain: it is shut in
+        // between Black's pass-alive group and the edge. Black's stone F3
+        // is shut in too, but inside the wall's area (every enemy stone
+        // around it is the wall): the right side is the wall's room, and
+        // F3 is the one with none.
+        let b = board_from(&[
+            ".X.XO....", //
+            "XXXXO....",
+            "XXXXO....",
+            "....O....",
+            "....O....",
+            "....O....",
+            "....OX...",
+            "....O....",
+            "....O....",
+        ]);
+        let est = Estimator::new(&b, 0);
+        let n = est.chains.len();
+        let linked: Vec<bool> = (0..n).map(|id| !est.pass_alive[id]).collect();
+        let mut dead = vec![false; n];
+        est.kill_groups_without_room(&linked, &est.groups(&linked), &[], &mut dead);
+        let stones: Vec<Pt> = (0..n).filter(|&id| dead[id]).flat_map(|id| est.chain_stones(id).iter().map(|&p| p as Pt)).collect();
+        assert_eq!(stones, pts(&b, &[(5, 6)]));
     }
 
     #[test]
