@@ -87,6 +87,9 @@
 //!    enemy chain beside a chain step 7 killed is dead if the reader finds
 //!    it losing their race whichever side moves first, the dead chains
 //!    taken off (the enemy chain gains their points as liberties).
+//! 8. A dead chain that shares two liberties or more with a living chain
+//!    of its colour lives with it: they are miai to connect, which the
+//!    playouts cut about as often as not.
 //!
 //! The random numbers come from the board's Zobrist hash (stones only)
 //! through splitmix64 and xorshift64*, so the answer depends on the stones
@@ -579,6 +582,7 @@ impl Estimator {
             self.keep_enclosed_living(&linked, &root, &mut dead_chain);
             let killed = self.kill_enclosed_dying(&linked, &mut dead_chain);
             self.kill_broken_seki(&killed, &linked, &mut dead_chain);
+            self.keep_double_connected(&mut dead_chain);
         }
         self.kill_bent_fours(&mut dead_chain);
 
@@ -852,6 +856,41 @@ impl Estimator {
             dead_chain[d] = false;
         }
         living
+    }
+
+    /// A dead chain with two liberties or more that are also liberties of
+    /// a living chain of its colour is connected to it, and lives with it:
+    /// the attacker filling one, the defender plays the other, a stone that
+    /// joins both. The playouts play such miai at random and cut them
+    /// about as often as not (`kgs-19-2006/2006-10-16-1.sgf`: White's K9
+    /// group and its wall above share K10 and L10). Repeated until no
+    /// chain more lives: a chain kept alive keeps the next.
+    fn keep_double_connected(&self, dead_chain: &mut [bool]) {
+        let mut changed = true;
+        while changed {
+            changed = false;
+            for id in 0..self.chains.len() {
+                if dead_chain[id] && !self.sure_dead[id] && self.shared_with_living(id, dead_chain) >= 2 {
+                    dead_chain[id] = false;
+                    changed = true;
+                }
+            }
+        }
+    }
+
+    /// How many liberties of the chain are also liberties of a living
+    /// chain of its colour.
+    fn shared_with_living(&self, id: usize, dead_chain: &[bool]) -> usize {
+        let color = self.chains[id].color;
+        let friend = |q: usize| {
+            let c = self.chain_of[q];
+            c != NO_CHAIN && c as usize != id && self.chains[c as usize].color == color && !dead_chain[c as usize]
+        };
+        let mut shared: Vec<usize> =
+            self.chain_stones(id).iter().flat_map(|&p| self.nbrs(p)).filter(|&l| self.cells[l] == EMPTY && self.nbrs(l).into_iter().any(friend)).collect();
+        shared.sort_unstable();
+        shared.dedup();
+        shared.len()
     }
 
     /// A seki of two shared liberties that one side breaks by a sacrifice
@@ -2546,6 +2585,35 @@ mod tests {
         let mut dead = vec![false; est.chains.len()];
         est.kill_bent_fours(&mut dead);
         assert!(dead.iter().all(|d| !d));
+    }
+
+    #[test]
+    fn a_chain_sharing_two_liberties_with_a_living_friend_lives_with_it() {
+        // The white stone at c7 is called dead, b8 alive: they share b7
+        // and c8, and Black filling one, White connects on the other.
+        let rows = [
+            ".........", //
+            ".O.......",
+            "..O......",
+            ".........",
+            ".........",
+            ".........",
+            ".........",
+            ".........",
+            ".........",
+        ];
+        // With c8 Black's, one liberty is shared: the stone can be cut off.
+        let mut cut = rows;
+        cut[1] = ".OX......";
+        for (diagram, lives) in [(rows, true), (cut, false)] {
+            let b = board_from(&diagram);
+            let est = Estimator::new(&b, 0);
+            let stone = est.chain_of[b.point(2, 2).unwrap() as usize] as usize;
+            let mut dead = vec![false; est.chains.len()];
+            dead[stone] = true;
+            est.keep_double_connected(&mut dead);
+            assert_eq!(!dead[stone], lives);
+        }
     }
 
     #[test]

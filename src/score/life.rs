@@ -3,7 +3,9 @@
 //! capture any of its chains.
 //!
 //! Only the points of those regions are played, and the group's liberties
-//! on open ground, which only the attacker fills. A chain of the group
+//! on open ground, which only the attacker fills, but for the joints: a
+//! liberty there that joins two chains of the group and gives it nothing
+//! more, where the defender answers a cut. A chain of the group
 //! with no liberty in those regions is left out: its capture adds nothing
 //! to the eye space. The attacker wins by capturing a chain of the group
 //! read; the defender wins when the group is pass-alive (Benson's
@@ -156,8 +158,12 @@ struct Local {
     region: Vec<usize>,
     /// The group's liberties on open ground: the attacker may fill them,
     /// the defender does not play there (its stones would leave the
-    /// regions read).
+    /// regions read), but on its joints.
     outside: Vec<usize>,
+    /// The outside liberties where the defender may play: those that join
+    /// stones of the group and give it no liberty off the local game
+    /// ([`Local::joints`]).
+    joints: Vec<usize>,
     /// The stones of the enemy chains around the group short of
     /// liberties ([`Local::with_walls`]): the defender capturing one has
     /// broken out.
@@ -223,7 +229,43 @@ impl Local {
         }
         region.sort_unstable();
         outside.sort_unstable();
-        Some(Local { stride, defender, group, region, outside, walls: Vec::new(), wall_liberties: Vec::new(), whole: false, inside: Vec::new() })
+        let mut local = Local {
+            stride,
+            defender,
+            group,
+            region,
+            outside,
+            joints: Vec::new(),
+            walls: Vec::new(),
+            wall_liberties: Vec::new(),
+            whole: false,
+            inside: Vec::new(),
+        };
+        local.joints = local.joints(cells, &in_group);
+        Some(local)
+    }
+
+    /// The outside liberties beside two chains of the group whose other
+    /// neighbours are the attacker's stones or points of the local game.
+    /// The attacker filling one may cut the group (two chains that share
+    /// only outside liberties, such as an eye's wall and the rest); the
+    /// defender answers on the other, as in the game. A stone there joins
+    /// no chain outside the group and gives it no liberty the attacker
+    /// could not fill, so "it lives" stays sound.
+    fn joints(&self, cells: &[u8], in_group: &[bool]) -> Vec<usize> {
+        let position = Position::from_cells(self.stride, cells);
+        let joins = |p: usize| {
+            let nbrs = self.nbrs(p);
+            let mut chains = nbrs.iter().filter(|&&q| in_group[q]).map(|&q| position.chain(q).0.into_iter().min());
+            let first = chains.next().flatten();
+            let closed = nbrs.iter().all(|&q| match cells[q] {
+                EMPTY => self.is_local(q),
+                c if c == self.defender => in_group[q],
+                _ => true,
+            });
+            closed && chains.any(|c| c != first)
+        };
+        self.outside.iter().copied().filter(|&p| joins(p)).collect()
     }
 
     /// The local game read whole ([`Local::whole`]).
@@ -394,6 +436,10 @@ struct Search<'a> {
     /// Per point, its chain's number in [`Search::pass_alive`] (`usize::MAX`
     /// between calls).
     chain_of: Vec<usize>,
+    /// The points given a number there, to be cleared after: the group's
+    /// and the regions', and the defender's stones played beyond them (on
+    /// a joint or a wall's liberty).
+    numbered: Vec<usize>,
     /// The points [`Search::liberties`] has yet to walk from.
     stack: Vec<usize>,
 }
@@ -410,6 +456,7 @@ impl<'a> Search<'a> {
             last: 0,
             wall_safe_fills,
             chain_of: vec![usize::MAX; points],
+            numbered: Vec::new(),
             stack: Vec::new(),
         }
     }
@@ -504,7 +551,7 @@ impl<'a> Search<'a> {
         moves.sort_by_key(|&p| !self.local.nbrs(p).contains(&last));
         for p in moves {
             let mut next = state.clone();
-            if !self.play(&mut next, p, defender) {
+            if !self.play(&mut next, p, defender) || self.takes_off_local(state, &next, p) {
                 continue;
             }
             if self.local.walls.iter().any(|&w| next.cells[w] != 3 - defender) {
@@ -528,6 +575,13 @@ impl<'a> Search<'a> {
             _ if unknown => None,
             answer => answer,
         }
+    }
+
+    /// Whether the defender's stone just played at `p`, on a joint, took
+    /// stones: their points are off the local game, liberties the
+    /// attacker could not fill.
+    fn takes_off_local(&self, before: &State, after: &State, p: usize) -> bool {
+        self.local.joints.contains(&p) && self.local.nbrs(p).iter().any(|&q| before.cells[q] != after.cells[q])
     }
 
     /// Whether the attacker's stone just played at `p`, on a liberty
@@ -630,10 +684,11 @@ impl<'a> Search<'a> {
     }
 
     /// The empty points of the regions (and, for the attacker, the
-    /// group's liberties outside them), those with more empty neighbours
-    /// first (the vital points of an eye space have the most).
+    /// group's liberties outside them; for the defender, its joints),
+    /// those with more empty neighbours first (the vital points of an eye
+    /// space have the most).
     fn moves(&self, state: &State, attacker: bool) -> Vec<usize> {
-        let outside = if attacker { &self.local.outside[..] } else { &[] };
+        let outside = if attacker { &self.local.outside[..] } else { &self.local.joints[..] };
         let group = if self.local.whole { &self.local.group[..] } else { &[] };
         let mut moves: Vec<(usize, usize)> = self
             .local
@@ -659,17 +714,24 @@ impl<'a> Search<'a> {
         let chain_of = &mut self.chain_of;
         self.walk += 1;
         let (seen, walk) = (&mut self.walked, self.walk);
+        let numbered = &mut self.numbered;
+        numbered.clear();
         let mut chains = 0;
-        for &start in local.group.iter().chain(&local.region) {
+        // Every point the defender may hold: its stones played on a joint
+        // or a wall's liberty may stand apart from the group once a chain
+        // of it is taken.
+        for &start in local.group.iter().chain(local.points()) {
             if cells[start] != local.defender || chain_of[start] != usize::MAX {
                 continue;
             }
             let mut todo = vec![start];
             chain_of[start] = chains;
+            numbered.push(start);
             while let Some(p) = todo.pop() {
                 for q in local.nbrs(p) {
                     if cells[q] == local.defender && chain_of[q] == usize::MAX {
                         chain_of[q] = chains;
+                        numbered.push(q);
                         todo.push(q);
                     }
                 }
@@ -738,7 +800,7 @@ impl<'a> Search<'a> {
             }
         }
         let lives = local.group.iter().all(|&s| cells[s] != local.defender || alive[chain_of[s]]);
-        for &p in local.group.iter().chain(&local.region) {
+        for &p in numbered.iter() {
             chain_of[p] = usize::MAX;
         }
         lives
@@ -865,6 +927,29 @@ mod tests {
             "XXXXXXXX", //
             "XOOOOOOO", "XO.XX..O", "XOOOOOOO", "XXXXXXXX",
         ]));
+    }
+
+    #[test]
+    fn the_defender_answers_a_cut_on_its_joint() {
+        // KGS2002/2002-08-03-11.sgf's shape: the eye at the right is
+        // walled by two white stones below it whose other liberties lie
+        // outside, each beside the rest of the group. Black fills one,
+        // White connects on the other: two eyes.
+        let rows = [
+            "XXXXXXXX", //
+            "XOOOOOOX", "XO.O.OOX", "XOO.O.OX", "XOOXOXOX", "XXXXXXXX",
+        ];
+        assert!(lives(&rows));
+        // With the other joint already Black's, the two stones fall and
+        // the eye with them (the first reading: the attacker wins).
+        let cut = [
+            "XXXXXXXX", //
+            "XOOOOOOX", "XO.O.OOX", "XOO.OXOX", "XOOXOXOX", "XXXXXXXX",
+        ];
+        let (stride, cells, white) = diagram(&with_open_ground(&cut));
+        let local = Local::enclose(stride, &cells, &[white], &|_| false).expect("an enclosed group");
+        let start = State { cells: cells.clone(), ko: None };
+        assert_eq!(Search::new(&local, cells.len(), false).solve(&start, true, 0), Some(true));
     }
 
     /// Whether the white group of the diagram lives read whole
