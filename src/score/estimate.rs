@@ -2200,6 +2200,19 @@ mod tests {
         assert_eq!(reason_at(&three, (0, 1), 0.95), DoubtReason::EyeShape);
     }
 
+    /// The stones step 5 kills on `b` (groups with no room of their own),
+    /// the pass-alive chains settled, in point order.
+    fn killed_without_room(b: &Board) -> Vec<Pt> {
+        let est = Estimator::new(b, 0);
+        let n = est.chains.len();
+        let linked: Vec<bool> = (0..n).map(|id| !est.pass_alive[id]).collect();
+        let mut dead = vec![false; n];
+        est.kill_groups_without_room(&linked, &est.groups(&linked), &[], &mut dead);
+        let mut stones: Vec<Pt> = (0..n).filter(|&id| dead[id]).flat_map(|id| est.chain_stones(id).iter().map(|&p| p as Pt)).collect();
+        stones.sort_unstable();
+        stones
+    }
+
     #[test]
     fn a_group_with_no_room_of_its_own_beside_a_settled_enemy_is_dead() {
         // The rows under the first two are empty: open ground for both.
@@ -2207,13 +2220,7 @@ mod tests {
             let mut rows = vec!["........."; 9];
             rows[..2].copy_from_slice(&top);
             let b = board_from(&rows);
-            let est = Estimator::new(&b, 0);
-            let n = est.chains.len();
-            let linked: Vec<bool> = (0..n).map(|id| !est.pass_alive[id]).collect();
-            let mut dead = vec![false; n];
-            est.kill_groups_without_room(&linked, &est.groups(&linked), &[], &mut dead);
-            let mut stones: Vec<Pt> = (0..n).filter(|&id| dead[id]).flat_map(|id| est.chain_stones(id).iter().map(|&p| p as Pt)).collect();
-            stones.sort_unstable();
+            let stones = killed_without_room(&b);
             (b, stones)
         };
         // Beside a pass-alive group, a stone with no eye is dead.
@@ -2244,13 +2251,7 @@ mod tests {
             "XX..X....",
             ".X..X....",
         ]);
-        let est = Estimator::new(&b, 0);
-        let n = est.chains.len();
-        let linked: Vec<bool> = (0..n).map(|id| !est.pass_alive[id]).collect();
-        let mut dead = vec![false; n];
-        est.kill_groups_without_room(&linked, &est.groups(&linked), &[], &mut dead);
-        let stones: Vec<Pt> = (0..n).filter(|&id| dead[id]).flat_map(|id| est.chain_stones(id).iter().map(|&p| p as Pt)).collect();
-        assert_eq!(stones, pts(&b, &[(5, 6)]));
+        assert_eq!(killed_without_room(&b), pts(&b, &[(5, 6)]));
     }
 
     #[test]
@@ -2271,13 +2272,7 @@ mod tests {
             "....O....",
             "....O....",
         ]);
-        let est = Estimator::new(&b, 0);
-        let n = est.chains.len();
-        let linked: Vec<bool> = (0..n).map(|id| !est.pass_alive[id]).collect();
-        let mut dead = vec![false; n];
-        est.kill_groups_without_room(&linked, &est.groups(&linked), &[], &mut dead);
-        let stones: Vec<Pt> = (0..n).filter(|&id| dead[id]).flat_map(|id| est.chain_stones(id).iter().map(|&p| p as Pt)).collect();
-        assert_eq!(stones, pts(&b, &[(5, 6)]));
+        assert_eq!(killed_without_room(&b), pts(&b, &[(5, 6)]));
     }
 
     #[test]
