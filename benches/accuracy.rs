@@ -211,6 +211,16 @@ fn seed_spread(kgs: &Path, rows: &[Row], seeds: u64) {
         let (_, _, other) = over_files(kgs, |f| score_file(kgs, f, seed));
         let kept: Vec<Row> = other.into_iter().filter(|r| selected.contains(r.name.as_str()) && split_of(&r.name) == Some(r.split)).collect();
         winners.push(count_winners(&kept));
+        if std::env::args().skip(1).any(|a| a == "misses") {
+            for r in kept.iter().filter(|r| !winner_agrees(r)) {
+                println!(
+                    "SEED {seed} MISS {} RE {} estimate {}",
+                    escape::text(&r.name),
+                    escape::text(r.estimate.recorded.as_deref().unwrap_or("?")),
+                    r.estimate.result
+                );
+            }
+        }
     }
     for (k, label) in ["all", "tuning", "held out"].into_iter().enumerate() {
         let v: Vec<usize> = winners.iter().map(|w| w[k]).collect();

@@ -64,7 +64,10 @@
 //!    chain of theirs) do not take it from its owner: they are invaders,
 //!    and may be the ones with no room. Of two invaders, the one inside the
 //!    other's area (every enemy stone around it an invader) is the deeper,
-//!    and leaves the other its room.
+//!    and leaves the other its room. Of two such groups of opposite
+//!    colours on the same open ground (both cannot be without room: once
+//!    one is dead, the ground is the other's), the one the playouts keep
+//!    less often dies.
 //! 6. A dead group whose liberties lie in small regions it encloses (at
 //!    most 24 points to play, with its liberties on open ground) lives if
 //!    the attacker, moving first, cannot capture any of its chains there
@@ -577,7 +580,7 @@ impl Estimator {
             let in_seki = self.keep_seki(&linked, &shares, params, &mut dead_chain);
             self.kill_false_seki(&mut dead_chain);
             if params.passed {
-                self.kill_groups_without_room(&linked, &root, &in_seki, &mut dead_chain);
+                self.kill_groups_without_room(&linked, &root, &in_seki, &shares, &mut dead_chain);
             }
             self.keep_enclosed_living(&linked, &root, &mut dead_chain);
             let killed = self.kill_enclosed_dying(&linked, &mut dead_chain);
@@ -1017,8 +1020,10 @@ impl Estimator {
     /// passed with no eye and no territory beside a settled enemy; the
     /// playouts, filling the open ground at random, let it make eyes there
     /// about as often as not. It is dead. A group the seki rule kept
-    /// (`in_seki`) is not asked: a seki has no room of its own either.
-    fn kill_groups_without_room(&self, linked: &[bool], root: &[usize], in_seki: &[usize], dead_chain: &mut [bool]) {
+    /// (`in_seki`) is not asked: a seki has no room of its own either. Of
+    /// such groups of both colours on the same open ground, only those
+    /// with a rival there of a higher share (`shares`) die.
+    fn kill_groups_without_room(&self, linked: &[bool], root: &[usize], in_seki: &[usize], shares: &[f64], dead_chain: &mut [bool]) {
         let cleared = self.without_dead(dead_chain);
         let after = Analysis::from_cells(cleared.iter().map(|&c| cell_of(c)).collect(), self.stride as Pt);
         // A region is a chain's own when every enemy chain beside it is
@@ -1053,11 +1058,31 @@ impl Estimator {
                 .flat_map(|&s| self.nbrs(s))
                 .any(|q| self.cells[q] == BLACK + WHITE - color && !dead_chain[self.chain_of[q] as usize] && settled(q));
             if beside_settled_enemy {
-                homeless.extend(group);
+                homeless.push((color, group));
             }
         }
-        for id in homeless {
-            dead_chain[id] = true;
+        // Open ground beside homeless groups of both colours cannot leave
+        // both without room: once one is dead, the ground is the other's.
+        // The playouts say which: the group they keep less often dies.
+        let open_regions = |group: &[usize]| -> Vec<u32> {
+            let regions = group.iter().flat_map(|&j| after.chain_at(self.chain_stones(j)[0] as Pt).regions.iter().copied());
+            regions.filter(|&r| after.region(r).points.len() >= OPEN_GROUND).collect()
+        };
+        let mut best = vec![[f64::NEG_INFINITY; 2]; after.regions().len()];
+        for (color, group) in &homeless {
+            for r in open_regions(group) {
+                let side = &mut best[r as usize][usize::from(*color == WHITE)];
+                *side = side.max(shares[group[0]]);
+            }
+        }
+        for (color, group) in homeless {
+            let other = usize::from(color != WHITE);
+            let rivals = open_regions(&group).into_iter().map(|r| best[r as usize][other]).fold(f64::NEG_INFINITY, f64::max);
+            if rivals == f64::NEG_INFINITY || rivals > shares[group[0]] {
+                for id in group {
+                    dead_chain[id] = true;
+                }
+            }
         }
     }
 
@@ -2203,11 +2228,18 @@ mod tests {
     /// The stones step 5 kills on `b` (groups with no room of their own),
     /// the pass-alive chains settled, in point order.
     fn killed_without_room(b: &Board) -> Vec<Pt> {
+        killed_without_room_at(b, &|_| 1.0)
+    }
+
+    /// The same, each chain with the playouts' share `share` gives its
+    /// first stone.
+    fn killed_without_room_at(b: &Board, share: &dyn Fn(Pt) -> f64) -> Vec<Pt> {
         let est = Estimator::new(b, 0);
         let n = est.chains.len();
         let linked: Vec<bool> = (0..n).map(|id| !est.pass_alive[id]).collect();
+        let shares: Vec<f64> = (0..n).map(|id| share(est.chain_stones(id)[0] as Pt)).collect();
         let mut dead = vec![false; n];
-        est.kill_groups_without_room(&linked, &est.groups(&linked), &[], &mut dead);
+        est.kill_groups_without_room(&linked, &est.groups(&linked), &[], &shares, &mut dead);
         let mut stones: Vec<Pt> = (0..n).filter(|&id| dead[id]).flat_map(|id| est.chain_stones(id).iter().map(|&p| p as Pt)).collect();
         stones.sort_unstable();
         stones
@@ -2273,6 +2305,30 @@ mod tests {
             "....O....",
         ]);
         assert_eq!(killed_without_room(&b), pts(&b, &[(5, 6)]));
+    }
+
+    #[test]
+    fn of_two_groups_without_room_on_the_same_open_ground_the_playouts_pick_the_dead() {
+        // White's stone E9 beside Black's pass-alive corner, Black's stone
+        // E1 beside White's: neither has room, and both border the one open
+        // region. Both cannot be without room (once one dies, the ground is
+        // the other's): the one the playouts keep less often dies.
+        let b = board_from(&[
+            ".X.XO....", //
+            "XXXX.....",
+            ".........",
+            ".........",
+            ".........",
+            ".........",
+            ".........",
+            ".....OOOO",
+            "....XO.O.",
+        ]);
+        let (e9, e1) = (pts(&b, &[(4, 0)]), pts(&b, &[(4, 8)]));
+        assert_eq!(killed_without_room_at(&b, &|p| if p == e9[0] { 0.7 } else { 0.9 }), e9);
+        assert_eq!(killed_without_room_at(&b, &|p| if p == e9[0] { 0.9 } else { 0.7 }), e1);
+        // Kept equally often: nothing shows which, and both stand.
+        assert!(killed_without_room(&b).is_empty());
     }
 
     #[test]
