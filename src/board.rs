@@ -549,8 +549,15 @@ impl Board {
             *libs = libs.wrapping_sub(1);
             // The fewest liberties left to an enemy chain next to `p`: 0
             // says one is to capture. A minimum, where an `||` of tests kept
-            // four flags that spilled to the stack (2.5% of a check).
-            least = least.min(if spot.cell == enemy { *libs } else { u16::MAX });
+            // four flags that spilled to the stack (2.5% of a check). Any
+            // other cell gives a value that is not 0: its difference from
+            // `enemy` in the top bits. No choice between `*libs` and
+            // `u16::MAX`, which the compiler made a branch (`min` skipped
+            // for a cell not the enemy's): that branch is as good as random
+            // too (cachegrind's model: 0.7 misses a move, and the task
+            // clock 5-7% lower without it for 4% more instructions).
+            let other = u16::from(spot.cell as u8 ^ enemy as u8) << 14;
+            least = least.min(*libs | other);
             if spot.cell == own {
                 connect(spots, p, spot.head);
             }
