@@ -879,15 +879,17 @@ impl Estimator {
     /// its own ([`Estimator::fills_safely`]), as the players would before
     /// counting, at no cost under territory counting. A race left with
     /// such dame open was not played out: the side that could fill them
-    /// first and did not needed no move there. `None` when there is no
-    /// such dame.
+    /// first and did not needed no move there. A liberty that would join
+    /// its chain to another of its colour is no dame (its owner has a use
+    /// for it) and stays empty. `None` when there is no such dame.
     fn with_dame_filled(&self, cells: &[u8], a: usize, b: usize, dead_chain: &[bool]) -> Option<Vec<u8>> {
         let position = reader::Position::from_cells(self.stride, cells);
         let (la, lb) = (position.liberties(self.chain_stones(a)[0]), position.liberties(self.chain_stones(b)[0]));
         let mut filled = cells.to_vec();
         let mut any = false;
-        for (libs, others, filler) in [(&la, &lb, self.chains[b].color), (&lb, &la, self.chains[a].color)] {
-            let outside: Vec<usize> = libs.iter().copied().filter(|l| !others.contains(l)).collect();
+        for (libs, others, filler, owner) in [(&la, &lb, self.chains[b].color, a), (&lb, &la, self.chains[a].color, b)] {
+            let joins_friend = |l: usize| self.nbrs(l).into_iter().any(|q| cells[q] == self.chains[owner].color && self.chain_of[q] as usize != owner);
+            let outside: Vec<usize> = libs.iter().copied().filter(|&l| !others.contains(&l) && !joins_friend(l)).collect();
             for &l in outside.iter().filter(|&&l| self.fills_safely(l, filler, &outside, dead_chain)) {
                 filled[l] = filler;
                 any = true;
