@@ -821,12 +821,30 @@ impl Estimator {
     /// filled ([`Estimator::with_dame_filled`]). Returns the chains it keeps.
     fn keep_seki(&self, linked: &[bool], shares: &[f64], params: &Params, dead_chain: &mut [bool]) -> Vec<usize> {
         let cleared = self.without_dead(dead_chain);
+        let root = self.groups(linked);
         let board_of = |d: usize| {
             let mut cells = cleared.clone();
             for &p in self.chain_stones(d) {
                 cells[p] = self.cells[p];
             }
             cells
+        };
+        // The chain with the dead chains of its group, when the group is
+        // shut inside the one living enemy chain `e`: they live or die
+        // together there, in one seki or not at all.
+        let group_board = |d: usize, e: usize| {
+            let group: Vec<usize> = (0..self.chains.len()).filter(|&j| j == d || (dead_chain[j] && linked[j] && root[j] == root[d])).collect();
+            let inside = group.iter().flat_map(|&j| self.chain_stones(j)).flat_map(|&p| self.nbrs(p)).all(|q| {
+                let c = self.chain_of[q];
+                c == NO_CHAIN || c as usize == e || self.chains[c as usize].color == self.chains[d].color || dead_chain[c as usize]
+            });
+            (group.len() > 1 && inside).then(|| {
+                let mut cells = cleared.clone();
+                for &p in group.iter().flat_map(|&j| self.chain_stones(j)) {
+                    cells[p] = self.cells[p];
+                }
+                cells
+            })
         };
         // The races to read: a dead chain and a living enemy chain beside
         // it that share a liberty, fewest liberties first (a seki is a
@@ -863,7 +881,10 @@ impl Estimator {
                 enemy_first == Some(0) && own_first.is_some_and(|v| v >= 0)
             };
             let e = self.chain_of[q] as usize;
-            if seki(&cells) || self.with_dame_filled(&cells, d, e, dead_chain).is_some_and(|filled| seki(&filled)) {
+            if group_board(d, e).is_some_and(|g| seki(&g))
+                || seki(&cells)
+                || self.with_dame_filled(&cells, d, e, dead_chain).is_some_and(|filled| seki(&filled))
+            {
                 living.push(d);
             }
         }
@@ -2548,6 +2569,31 @@ mod tests {
         assert_eq!(filled[b.point(0, 3).unwrap() as usize], WHITE);
         est.keep_seki(&vec![true; n], &shares, &PARAMS, &mut dead);
         assert!(!dead[id(2, 0)], "a seki once the dame are filled");
+    }
+
+    #[test]
+    fn a_group_of_dead_chains_shut_in_one_enemy_chain_is_read_whole_for_a_seki() {
+        // kgs-19-2006/2006-04-02-10's corner: White's d9, e8 and f9 inside
+        // Black's chain, which has c9, e7 and f8 left. Read alone, e8 loses
+        // its race; the three together leave neither side a safe fill.
+        let rows = ["XX.O.OXO.", "OXXXO.XO.", "OOOX.XXO.", "..OXXXXO.", "..OOOOOO.", ".........", ".........", ".........", "........."];
+        let b = board_from(&rows);
+        let est = Estimator::new(&b, 0);
+        let id = |x: usize, y: usize| est.chain_of[b.point(x, y).unwrap() as usize] as usize;
+        let n = est.chains.len();
+        // The friends dead (and sure of it: they are not asked themselves),
+        // in e8's group or not.
+        let kept = |friends_in_group: bool| {
+            let (mut shares, mut dead, mut linked) = (vec![1.0; n], vec![false; n], vec![true; n]);
+            (shares[id(4, 1)], dead[id(4, 1)]) = (0.4, true);
+            for friend in [id(3, 0), id(5, 0)] {
+                (shares[friend], dead[friend], linked[friend]) = (0.1, true, friends_in_group);
+            }
+            est.keep_seki(&linked, &shares, &PARAMS, &mut dead);
+            !dead[id(4, 1)]
+        };
+        assert!(kept(true));
+        assert!(!kept(false), "read alone, its friends taken off, it is no seki");
     }
 
     #[test]
