@@ -820,38 +820,74 @@ impl Estimator {
     /// a seki with the enemy moving first, and a seki or better with the
     /// chain's side moving first. The race is read with the other dead
     /// chains taken off: stones that will be removed must not shorten the
-    /// liberties of the chains around them. Returns the chains it keeps.
+    /// liberties of the chains around them; and read again with the dame
+    /// filled ([`Estimator::with_dame_filled`]). Returns the chains it keeps.
     fn keep_seki(&self, linked: &[bool], shares: &[f64], params: &Params, dead_chain: &mut [bool]) -> Vec<usize> {
-        let n = self.chains.len();
-        let mut living = Vec::new();
-        let mut nodes_left = SEKI_BUDGET;
         let cleared = self.without_dead(dead_chain);
-        for d in (0..n).filter(|&d| dead_chain[d] && linked[d] && shares[d] >= params.unsure.0) {
-            let stones = self.chain_stones(d);
+        let root = self.groups(linked);
+        let board_of = |d: usize| {
             let mut cells = cleared.clone();
-            for &p in stones {
+            for &p in self.chain_stones(d) {
                 cells[p] = self.cells[p];
             }
-            let position = reader::Position::from_cells(self.stride, &cells);
-            let liberties = position.liberties(stones[0]);
-            let mut enemies: Vec<(usize, usize)> = stones
-                .iter()
-                .flat_map(|&s| self.nbrs(s).map(|q| (s, q)))
-                .filter(|&(_, q)| self.chain_of[q] != NO_CHAIN && self.chains[self.chain_of[q] as usize].color != self.chains[d].color)
-                .collect();
+            cells
+        };
+        // The chain with the dead chains of its group, when the group is
+        // shut inside the one living enemy chain `e`: they live or die
+        // together there, in one seki or not at all.
+        let group_board = |d: usize, e: usize| {
+            let group: Vec<usize> = (0..self.chains.len()).filter(|&j| j == d || (dead_chain[j] && linked[j] && root[j] == root[d])).collect();
+            let inside = group.iter().flat_map(|&j| self.chain_stones(j)).flat_map(|&p| self.nbrs(p)).all(|q| {
+                let c = self.chain_of[q];
+                c == NO_CHAIN || c as usize == e || self.chains[c as usize].color == self.chains[d].color || dead_chain[c as usize]
+            });
+            (group.len() > 1 && inside).then(|| {
+                let mut cells = cleared.clone();
+                for &p in group.iter().flat_map(|&j| self.chain_stones(j)) {
+                    cells[p] = self.cells[p];
+                }
+                cells
+            })
+        };
+        // The races to read: a dead chain and a living enemy chain beside
+        // it that share a liberty, fewest liberties first (a seki is a
+        // race short of liberties: a long race read first would spend the
+        // budget the short ones need).
+        let mut races = Vec::new();
+        for d in (0..self.chains.len()).filter(|&d| dead_chain[d] && linked[d] && shares[d] >= params.unsure.0) {
+            let position = reader::Position::from_cells(self.stride, &board_of(d));
+            let liberties = position.liberties(self.chain_stones(d)[0]);
+            let mut enemies: Vec<(usize, usize)> =
+                self.chain_stones(d).iter().flat_map(|&s| self.nbrs(s).map(|q| (s, q))).filter(|&(_, q)| self.chain_of[q] != NO_CHAIN).collect();
             enemies.sort_unstable_by_key(|&(_, q)| self.chain_of[q]);
             enemies.dedup_by_key(|&mut (_, q)| self.chain_of[q]);
-            let in_seki = enemies.into_iter().any(|(s, q)| {
+            for (s, q) in enemies {
                 let e = self.chain_of[q] as usize;
-                if dead_chain[e] || self.pass_alive[e] || !position.liberties(q).iter().any(|l| liberties.contains(l)) {
-                    return false;
+                let theirs = position.liberties(q);
+                if self.chains[e].color != self.chains[d].color && !dead_chain[e] && !self.pass_alive[e] && theirs.iter().any(|l| liberties.contains(l)) {
+                    races.push((liberties.len() + theirs.len(), d, s, q));
                 }
-                let mut reading = position.clone().with_budget(READ_BUDGET.min(nodes_left));
+            }
+        }
+        races.sort_unstable();
+        let mut living: Vec<usize> = Vec::new();
+        let mut nodes_left = SEKI_BUDGET;
+        for (_, d, s, q) in races {
+            if living.contains(&d) {
+                continue;
+            }
+            let cells = board_of(d);
+            let mut seki = |cells: &[u8]| {
+                let mut reading = reader::Position::from_cells(self.stride, cells).with_budget(READ_BUDGET.min(nodes_left));
                 let (own_first, enemy_first) = reading.race_values(s as Pt, q as Pt);
                 nodes_left = nodes_left.saturating_sub(reading.nodes());
                 enemy_first == Some(0) && own_first.is_some_and(|v| v >= 0)
-            });
-            if in_seki {
+            };
+            let e = self.chain_of[q] as usize;
+            if group_board(d, e).is_some_and(|g| seki(&g))
+                || seki(&cells)
+                || self.with_dame_filled(&cells, d, e, dead_chain).is_some_and(|filled| seki(&filled))
+            {
                 living.push(d);
             }
         }
@@ -859,6 +895,31 @@ impl Estimator {
             dead_chain[d] = false;
         }
         living
+    }
+
+    /// The race of chains `a` and `b` as the game's end leaves it once the
+    /// dame are filled: each side fills the other chain's outside
+    /// liberties (not shared) that it fills safely from a living chain of
+    /// its own ([`Estimator::fills_safely`]), as the players would before
+    /// counting, at no cost under territory counting. A race left with
+    /// such dame open was not played out: the side that could fill them
+    /// first and did not needed no move there. A liberty that would join
+    /// its chain to another of its colour is no dame (its owner has a use
+    /// for it) and stays empty. `None` when there is no such dame.
+    fn with_dame_filled(&self, cells: &[u8], a: usize, b: usize, dead_chain: &[bool]) -> Option<Vec<u8>> {
+        let position = reader::Position::from_cells(self.stride, cells);
+        let (la, lb) = (position.liberties(self.chain_stones(a)[0]), position.liberties(self.chain_stones(b)[0]));
+        let mut filled = cells.to_vec();
+        let mut any = false;
+        for (libs, others, filler, owner) in [(&la, &lb, self.chains[b].color, a), (&lb, &la, self.chains[a].color, b)] {
+            let joins_friend = |l: usize| self.nbrs(l).into_iter().any(|q| cells[q] == self.chains[owner].color && self.chain_of[q] as usize != owner);
+            let outside: Vec<usize> = libs.iter().copied().filter(|&l| !others.contains(&l) && !joins_friend(l)).collect();
+            for &l in outside.iter().filter(|&&l| self.fills_safely(l, filler, &outside, dead_chain)) {
+                filled[l] = filler;
+                any = true;
+            }
+        }
+        any.then_some(filled)
     }
 
     /// A dead chain with two liberties or more that are also liberties of
@@ -2543,6 +2604,52 @@ mod tests {
         // The white stones below Black's chain dead too: taken off, they
         // leave Black the liberties that win the race.
         assert!(!kept(0.4, &[id(0, 3)]));
+    }
+
+    #[test]
+    fn a_seki_is_read_with_the_dame_filled() {
+        // As above, but Black's corner chain has a third liberty, a4, a
+        // dame beside White's wall: Black moving first fills b1 and takes
+        // White's c1-c3; once White fills the dame, neither side can.
+        let rows = ["X.OX.....", "X.OX.....", "XXOX.....", ".OXX.....", "OOXXXXXXX", "OOOOOOOOO", "........."];
+        let b = board_from(&rows);
+        let est = Estimator::new(&b, 0);
+        let id = |x: usize, y: usize| est.chain_of[b.point(x, y).unwrap() as usize] as usize;
+        let n = est.chains.len();
+        let (mut shares, mut dead) = (vec![1.0; n], vec![false; n]);
+        (shares[id(2, 0)], dead[id(2, 0)]) = (0.4, true);
+        let mut reading = reader::Position::from_cells(est.stride, &est.cells);
+        let (c1, a1) = (b.point(2, 0).unwrap(), b.point(0, 0).unwrap());
+        assert_eq!(reading.race_values(c1, a1).1, Some(-1), "unfilled, Black moving first wins the race");
+        let filled = est.with_dame_filled(&est.cells, id(2, 0), id(0, 0), &dead).expect("a4 is a dame White fills");
+        assert_eq!(filled[b.point(0, 3).unwrap() as usize], WHITE);
+        est.keep_seki(&vec![true; n], &shares, &PARAMS, &mut dead);
+        assert!(!dead[id(2, 0)], "a seki once the dame are filled");
+    }
+
+    #[test]
+    fn a_group_of_dead_chains_shut_in_one_enemy_chain_is_read_whole_for_a_seki() {
+        // kgs-19-2006/2006-04-02-10's corner: White's d9, e8 and f9 inside
+        // Black's chain, which has c9, e7 and f8 left. Read alone, e8 loses
+        // its race; the three together leave neither side a safe fill.
+        let rows = ["XX.O.OXO.", "OXXXO.XO.", "OOOX.XXO.", "..OXXXXO.", "..OOOOOO.", ".........", ".........", ".........", "........."];
+        let b = board_from(&rows);
+        let est = Estimator::new(&b, 0);
+        let id = |x: usize, y: usize| est.chain_of[b.point(x, y).unwrap() as usize] as usize;
+        let n = est.chains.len();
+        // The friends dead (and sure of it: they are not asked themselves),
+        // in e8's group or not.
+        let kept = |friends_in_group: bool| {
+            let (mut shares, mut dead, mut linked) = (vec![1.0; n], vec![false; n], vec![true; n]);
+            (shares[id(4, 1)], dead[id(4, 1)]) = (0.4, true);
+            for friend in [id(3, 0), id(5, 0)] {
+                (shares[friend], dead[friend], linked[friend]) = (0.1, true, friends_in_group);
+            }
+            est.keep_seki(&linked, &shares, &PARAMS, &mut dead);
+            !dead[id(4, 1)]
+        };
+        assert!(kept(true));
+        assert!(!kept(false), "read alone, its friends taken off, it is no seki");
     }
 
     #[test]
