@@ -825,13 +825,15 @@ impl Estimator {
     fn keep_seki(&self, linked: &[bool], shares: &[f64], params: &Params, dead_chain: &mut [bool]) -> Vec<usize> {
         let cleared = self.without_dead(dead_chain);
         let root = self.groups(linked);
-        let board_of = |d: usize| {
+        // The board with the dead chains off but for `chains`.
+        let restored = |chains: &[usize]| {
             let mut cells = cleared.clone();
-            for &p in self.chain_stones(d) {
+            for &p in chains.iter().flat_map(|&j| self.chain_stones(j)) {
                 cells[p] = self.cells[p];
             }
             cells
         };
+        let board_of = |d: usize| restored(&[d]);
         // The chain with the dead chains of its group, when the group is
         // shut inside the one living enemy chain `e`: they live or die
         // together there, in one seki or not at all.
@@ -841,13 +843,7 @@ impl Estimator {
                 let c = self.chain_of[q];
                 c == NO_CHAIN || c as usize == e || self.chains[c as usize].color == self.chains[d].color || dead_chain[c as usize]
             });
-            (group.len() > 1 && inside).then(|| {
-                let mut cells = cleared.clone();
-                for &p in group.iter().flat_map(|&j| self.chain_stones(j)) {
-                    cells[p] = self.cells[p];
-                }
-                cells
-            })
+            (group.len() > 1 && inside).then(|| restored(&group))
         };
         // The races to read: a dead chain and a living enemy chain beside
         // it that share a liberty, fewest liberties first (a seki is a
