@@ -826,9 +826,9 @@ impl Estimator {
     /// chains taken off: stones that will be removed must not shorten the
     /// liberties of the chains around them (but first with the dead chains
     /// of its group on the board, when the group is shut in one enemy
-    /// chain or races as one, [`Estimator::races_as_one`]); and read again
-    /// with the dame filled ([`Estimator::with_dame_filled`]). Returns the
-    /// chains it keeps.
+    /// chain or races as one, [`Estimator::races_as_one`]); each board
+    /// read again with the dame filled ([`Estimator::with_dame_filled`]).
+    /// Returns the chains it keeps.
     fn keep_seki(&self, linked: &[bool], shares: &[f64], params: &Params, dead_chain: &mut [bool]) -> Vec<usize> {
         let cleared = self.without_dead(dead_chain);
         let root = self.groups(linked);
@@ -888,10 +888,10 @@ impl Estimator {
                 enemy_first == Some(0) && own_first.is_some_and(|v| v >= 0)
             };
             let e = self.chain_of[q] as usize;
-            if group_board(d, e).is_some_and(|g| seki(&g))
-                || seki(&cells)
-                || self.with_dame_filled(&cells, d, e, dead_chain).is_some_and(|filled| seki(&filled))
-            {
+            let seki_or_filled = |cells: &[u8], seki: &mut dyn FnMut(&[u8]) -> bool| {
+                seki(cells) || self.with_dame_filled(cells, d, e, dead_chain).is_some_and(|filled| seki(&filled))
+            };
+            if group_board(d, e).is_some_and(|g| seki_or_filled(&g, &mut seki)) || seki_or_filled(&cells, &mut seki) {
                 living.push(d);
             }
         }
@@ -2676,6 +2676,29 @@ mod tests {
         };
         assert!(kept(true));
         assert!(!kept(false), "read alone, its friends taken off, it is no seki");
+    }
+
+    #[test]
+    fn a_group_read_whole_is_read_again_with_the_dame_filled() {
+        // KGS2003/2003-05-22-6's upper right, mirrored: Black's b9-c9 and
+        // a8 share a9 inside White's wall, which shares c8 and a7 with them
+        // and has one liberty more, g9, a dame Black fills from its wall.
+        // Unfilled, White moving first fills c8 and takes both; filled,
+        // neither side can fill a shared liberty: a seki.
+        let rows = [".XXOOO.X.", "XO.OXXXXX", ".OOOX....", "OOXXX....", "OX.......", "XX.......", ".........", ".........", "........."];
+        let b = board_from(&rows);
+        let est = Estimator::new(&b, 0);
+        let id = |x: usize, y: usize| est.chain_of[b.point(x, y).unwrap() as usize] as usize;
+        let n = est.chains.len();
+        let (mut shares, mut dead) = (vec![1.0; n], vec![false; n]);
+        for chain in [id(1, 0), id(0, 1)] {
+            (shares[chain], dead[chain]) = (0.4, true);
+        }
+        let mut reading = reader::Position::from_cells(est.stride, &est.cells);
+        let (b9, d9) = (b.point(1, 0).unwrap(), b.point(3, 0).unwrap());
+        assert_eq!(reading.race_values(b9, d9), (Some(0), Some(-1)), "unfilled, White moving first wins");
+        est.keep_seki(&vec![true; n], &shares, &PARAMS, &mut dead);
+        assert!(!dead[id(1, 0)] && !dead[id(0, 1)], "a seki once g9 is filled");
     }
 
     #[test]
