@@ -53,7 +53,11 @@
 //!    that shares a liberty with a living enemy chain lives if the reader
 //!    finds their race a seki with the enemy moving first and a seki or
 //!    better with the chain's side moving first, the race read with the
-//!    other dead chains taken off the board.
+//!    other dead chains taken off the board, but for those of its group
+//!    when the group races as one: shut in one enemy chain, or shut in by
+//!    small regions none of which is an eye space of its own (its chains
+//!    share their liberties with the stones around them, and hold a seki
+//!    together or not at all).
 //! 5. A group with no room of its own once both players passed (none of the
 //!    empty regions beside it, dead stones taken off, is surrounded by its
 //!    colour alone), beside open ground of 12 points or more and a settled
@@ -820,8 +824,11 @@ impl Estimator {
     /// a seki with the enemy moving first, and a seki or better with the
     /// chain's side moving first. The race is read with the other dead
     /// chains taken off: stones that will be removed must not shorten the
-    /// liberties of the chains around them; and read again with the dame
-    /// filled ([`Estimator::with_dame_filled`]). Returns the chains it keeps.
+    /// liberties of the chains around them (but first with the dead chains
+    /// of its group on the board, when the group is shut in one enemy
+    /// chain or races as one, [`Estimator::races_as_one`]); each board
+    /// read again with the dame filled ([`Estimator::with_dame_filled`]).
+    /// Returns the chains it keeps.
     fn keep_seki(&self, linked: &[bool], shares: &[f64], params: &Params, dead_chain: &mut [bool]) -> Vec<usize> {
         let cleared = self.without_dead(dead_chain);
         let root = self.groups(linked);
@@ -835,15 +842,16 @@ impl Estimator {
         };
         let board_of = |d: usize| restored(&[d]);
         // The chain with the dead chains of its group, when the group is
-        // shut inside the one living enemy chain `e`: they live or die
-        // together there, in one seki or not at all.
+        // shut inside the one living enemy chain `e`, or races as one
+        // ([`Estimator::races_as_one`]): they live or die together there,
+        // in one seki or not at all.
         let group_board = |d: usize, e: usize| {
             let group: Vec<usize> = (0..self.chains.len()).filter(|&j| j == d || (dead_chain[j] && linked[j] && root[j] == root[d])).collect();
             let inside = group.iter().flat_map(|&j| self.chain_stones(j)).flat_map(|&p| self.nbrs(p)).all(|q| {
                 let c = self.chain_of[q];
                 c == NO_CHAIN || c as usize == e || self.chains[c as usize].color == self.chains[d].color || dead_chain[c as usize]
             });
-            (group.len() > 1 && inside).then(|| restored(&group))
+            (group.len() > 1 && (inside || self.races_as_one(&group))).then(|| restored(&group))
         };
         // The races to read: a dead chain and a living enemy chain beside
         // it that share a liberty, fewest liberties first (a seki is a
@@ -880,10 +888,10 @@ impl Estimator {
                 enemy_first == Some(0) && own_first.is_some_and(|v| v >= 0)
             };
             let e = self.chain_of[q] as usize;
-            if group_board(d, e).is_some_and(|g| seki(&g))
-                || seki(&cells)
-                || self.with_dame_filled(&cells, d, e, dead_chain).is_some_and(|filled| seki(&filled))
-            {
+            let seki_or_filled = |cells: &[u8], seki: &mut dyn FnMut(&[u8]) -> bool| {
+                seki(cells) || self.with_dame_filled(cells, d, e, dead_chain).is_some_and(|filled| seki(&filled))
+            };
+            if group_board(d, e).is_some_and(|g| seki_or_filled(&g, &mut seki)) || seki_or_filled(&cells, &mut seki) {
                 living.push(d);
             }
         }
@@ -891,6 +899,28 @@ impl Estimator {
             dead_chain[d] = false;
         }
         living
+    }
+
+    /// Whether the chains `group` (one colour) race as one: every empty
+    /// region beside them is small (under [`OPEN_GROUND`] points, so the
+    /// group is shut in) and touches an enemy stone (none is an eye space
+    /// of the group's own, which steps 6 and 7 read by its shape). Such a
+    /// group has only the liberties it shares with the stones around it;
+    /// a chain of it read alone, the others taken off as dead, loses
+    /// their liberties and their blocks, and a seki the chains hold
+    /// together is missed (`KGS2002/2002-08-05-7.sgf`: White's two chains
+    /// in the lower left, joined by a shared liberty, against Black's
+    /// stones inside and the wall around).
+    fn races_as_one(&self, group: &[usize]) -> bool {
+        let enemy = BLACK + WHITE - self.chains[group[0]].color;
+        let mut seen = vec![false; self.cells.len()];
+        let beside = group.iter().flat_map(|&j| self.chain_stones(j)).flat_map(|&p| self.nbrs(p));
+        beside.filter(|&q| self.cells[q] == EMPTY).all(|q| {
+            seen[q] || {
+                let region = self.flood(&self.cells, q, EMPTY, &mut seen);
+                region.len() < OPEN_GROUND && region.iter().flat_map(|&r| self.nbrs(r)).any(|x| self.cells[x] == enemy)
+            }
+        })
     }
 
     /// The race of chains `a` and `b` as the game's end leaves it once the
@@ -2646,6 +2676,69 @@ mod tests {
         };
         assert!(kept(true));
         assert!(!kept(false), "read alone, its friends taken off, it is no seki");
+    }
+
+    #[test]
+    fn a_group_read_whole_is_read_again_with_the_dame_filled() {
+        // KGS2003/2003-05-22-6's upper right, mirrored: Black's b9-c9 and
+        // a8 share a9 inside White's wall, which shares c8 and a7 with them
+        // and has one liberty more, g9, a dame Black fills from its wall.
+        // Unfilled, White moving first fills c8 and takes both; filled,
+        // neither side can fill a shared liberty: a seki.
+        let rows = [".XXOOO.X.", "XO.OXXXXX", ".OOOX....", "OOXXX....", "OX.......", "XX.......", ".........", ".........", "........."];
+        let b = board_from(&rows);
+        let est = Estimator::new(&b, 0);
+        let id = |x: usize, y: usize| est.chain_of[b.point(x, y).unwrap() as usize] as usize;
+        let n = est.chains.len();
+        let (mut shares, mut dead) = (vec![1.0; n], vec![false; n]);
+        for chain in [id(1, 0), id(0, 1)] {
+            (shares[chain], dead[chain]) = (0.4, true);
+        }
+        let mut reading = reader::Position::from_cells(est.stride, &est.cells);
+        let (b9, d9) = (b.point(1, 0).unwrap(), b.point(3, 0).unwrap());
+        assert_eq!(reading.race_values(b9, d9), (Some(0), Some(-1)), "unfilled, White moving first wins");
+        est.keep_seki(&vec![true; n], &shares, &PARAMS, &mut dead);
+        assert!(!dead[id(1, 0)] && !dead[id(0, 1)], "a seki once g9 is filled");
+    }
+
+    #[test]
+    fn a_group_of_dead_chains_that_races_as_one_is_read_whole_for_a_seki() {
+        // KGS2002/2002-08-05-7's lower left: White's upper chain (b6-c6-b5
+        // on the board's coordinates) and lower one (c4 to d1) share c5
+        // and race Black's a4-a2 and b1 inside Black's wall. Read alone,
+        // the lower chain loses its race with a4-a2 (the upper one taken
+        // off gives Black its points); with both, White moving first
+        // captures and Black moving first gets a seki.
+        let rows = [".........", "XXXXXXXXX", ".OOXXXXXX", ".O.XXXXXX", "X.OXXXXXX", "X.OXXXXXX", "XOOOXXXXX", ".X.OXXXXX"];
+        let b = board_from(&rows);
+        let est = Estimator::new(&b, 0);
+        let id = |x: usize, y: usize| est.chain_of[b.point(x, y).unwrap() as usize] as usize;
+        let n = est.chains.len();
+        let (upper, lower) = (id(1, 2), id(2, 4));
+        let kept = |linked_upper: bool| {
+            let (mut shares, mut dead, mut linked) = (vec![1.0; n], vec![false; n], vec![true; n]);
+            for chain in [upper, lower] {
+                (shares[chain], dead[chain]) = (0.55, true);
+            }
+            linked[upper] = linked_upper;
+            est.keep_seki(&linked, &shares, &PARAMS, &mut dead);
+            !dead[lower]
+        };
+        assert!(est.races_as_one(&[upper, lower]));
+        assert!(kept(true));
+        assert!(!kept(false), "read alone, the upper chain taken off, it is no seki");
+        // A group beside open ground (the wall opened at a7-b7), or with
+        // an eye space of its own (the point between its stones on the
+        // edge), does not race as one.
+        let mut open = rows;
+        open[1] = "...XXXXXX";
+        let b = board_from(&open);
+        let est = Estimator::new(&b, 0);
+        let id = |x: usize, y: usize| est.chain_of[b.point(x, y).unwrap() as usize] as usize;
+        assert!(!est.races_as_one(&[id(1, 2), id(2, 4)]));
+        let b = board_from(&["O.OX.....", "OOOX.....", "XXXX.....", "........."]);
+        let est = Estimator::new(&b, 0);
+        assert!(!est.races_as_one(&[est.chain_of[b.point(0, 0).unwrap() as usize] as usize]));
     }
 
     #[test]
