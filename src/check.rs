@@ -114,9 +114,11 @@ pub fn check_record(bytes: &[u8], name: &str, options: &CheckOptions) -> FileChe
             diagnostics.push(Diagnostic::new(Code::Timeout, game.root().offset(), message).in_game(index));
             break;
         }
-        // The fingerprint's line hashed as the replay shows it its moves
-        // (see `dedup::LineHash`), not in a walk of its own.
-        let mut line = options.fingerprints.then(|| dedup::LineHash::new(game)).flatten();
+        if let Some(key) = options.fingerprints.then(|| dedup::fingerprint(game)).flatten() {
+            let offset = game.root().offset();
+            let (line, column) = locator.locate(offset);
+            fingerprints.push(GameFingerprint { game: index, key, offset, line, column });
+        }
         let found = sgf::validate::check_properties(game);
         let not_go = found.iter().any(|d| d.code == Code::NotGo);
         // Most games have nothing to report: no empty list moved over.
@@ -124,10 +126,7 @@ pub fn check_record(bytes: &[u8], name: &str, options: &CheckOptions) -> FileChe
             diagnostics.extend(found.into_iter().map(|d| d.in_game(index)));
         }
         if !not_go {
-            let replayed = match &mut line {
-                Some(line) => replay::replay_showing(game, &options.rules, line),
-                None => replay::replay(game, &options.rules),
-            };
+            let replayed = replay::replay(game, &options.rules);
             moves += replayed.moves;
             if let Some(score_options) = &options.score {
                 let score_options = ScoreOptions { rules: options.rules, ..score_options.clone() };
@@ -136,11 +135,6 @@ pub fn check_record(bytes: &[u8], name: &str, options: &CheckOptions) -> FileChe
             if !replayed.diagnostics.is_empty() {
                 diagnostics.extend(replayed.diagnostics.into_iter().map(|d| d.in_game(index)));
             }
-        }
-        if let Some(key) = line.and_then(|line| line.finish(game)) {
-            let offset = game.root().offset();
-            let (line, column) = locator.locate(offset);
-            fingerprints.push(GameFingerprint { game: index, key, offset, line, column });
         }
         games += 1;
     }

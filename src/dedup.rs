@@ -11,9 +11,8 @@
 use std::collections::HashMap;
 use std::hash::{BuildHasherDefault, Hasher};
 
-use crate::replay::MainLine;
 use crate::sgf::props::{self, BoardSize, Move, Point};
-use crate::sgf::{GameTree, Node, NodeId, PropId, Property};
+use crate::sgf::{GameTree, Node, PropId, Property};
 
 /// Games shorter than this are not fingerprinted: short sequences are
 /// common openings and problem diagrams, not copies.
@@ -23,109 +22,22 @@ pub const MIN_MOVES: usize = 20;
 /// line, or `None` for games too short to tell (fewer than [`MIN_MOVES`]
 /// moves) or with an unreadable board size.
 pub fn fingerprint(game: &GameTree) -> Option<u64> {
-    LineHash::new(game)?.finish(game)
-}
-
-/// A game's [`fingerprint`] in the making: the symmetry chosen, the line
-/// hashed as the replay shows it its moves ([`MainLine`]), which reads
-/// them from the tree once for both and lets the hash's chain of
-/// multiplications run beside the board's work (alone, the line's walk
-/// waited on it at each move); or walked here when the replay did not
-/// walk the game.
-#[derive(Clone, Copy)]
-pub struct LineHash {
-    size: BoardSize,
-    codes: CodeMap,
-    letters: LetterCodes,
-    /// The setup's and the board size's part of the fingerprint.
-    base: u64,
-    /// Whether the root has moves (a game's root rarely does, and a look
-    /// at its properties for them was a pass over a dozen or more).
-    root_moves: bool,
-    /// Whether the main line was shown, from its root.
-    shown: bool,
-    moves: usize,
-    line: u64,
-}
-
-impl LineHash {
-    /// The fingerprint of `game` before its line's moves: the symmetry
-    /// its setup and first moves choose (a few of them, read here: the
-    /// first corner move usually decides). `None` for an unreadable
-    /// board size.
-    pub fn new(game: &GameTree) -> Option<LineHash> {
-        let root = Root::read(game);
-        let size = props::board_size_of(root.size).ok()?;
-        let setup = root.setup.map(|p| p.map_or_else(Vec::new, setup_points));
-        let (codes, setup_code) = canonical_codes(line_start(game, root.moves), &setup, size);
-        let size_code = (u64::from(size.width) << 8) | u64::from(size.height);
-        let base = mix(setup_code) ^ size_code;
-        Some(LineHash { size, codes, letters: LetterCodes::new(codes, size), base, root_moves: root.moves, shown: false, moves: 0, line: 0 })
+    let root = Root::read(game);
+    let size = props::board_size_of(root.size).ok()?;
+    let setup = root.setup.map(|p| p.map_or_else(Vec::new, setup_points));
+    // The walks start below the root unless it has moves of its own (a
+    // game's root rarely does, and a look at its properties for them was
+    // a pass over a dozen or more).
+    let start = if root.moves { Some(game.root()) } else { game.root().children().next() };
+    // Two passes over the tree's main line, no list of the moves: the
+    // first few moves decide the symmetry, then the line is hashed under it.
+    let (codes, setup_code) = canonical_codes(start, &setup, size);
+    let (moves, line) = start.map_or((0, 0), |start| hash_line(start, size, codes));
+    if moves < MIN_MOVES {
+        return None;
     }
-
-    /// The fingerprint, the main line walked here unless it was shown.
-    pub fn finish(mut self, game: &GameTree) -> Option<u64> {
-        if !self.shown
-            && let Some(start) = line_start(game, self.root_moves)
-        {
-            self.walk(start);
-        }
-        (self.moves >= MIN_MOVES).then(|| mix(self.line ^ self.base))
-    }
-
-    /// Hashes the main line from `node` down, as the replay shows it.
-    fn walk(&mut self, mut node: Node<'_>) {
-        loop {
-            // Most nodes are plain moves, marked by the parser, taken a
-            // run of them at a time: the letters read from one record
-            // after the other, no step from node to node.
-            let last = match node.plain_run() {
-                Some(run) => run.for_each_move(|_, _, xy| self.plain_move(xy)),
-                None => {
-                    self.node_moves(node);
-                    node
-                }
-            };
-            let Some(next) = last.children().next() else { return };
-            node = next;
-        }
-    }
-
-    /// Hashes the readable moves of a node not marked as a plain move.
-    fn node_moves(&mut self, node: Node<'_>) {
-        node_moves(node, self.size, |mv| {
-            self.moves += 1;
-            self.line = step(self.line, self.codes.move_code(mv, self.size));
-            true
-        });
-    }
-}
-
-impl MainLine for LineHash {
-    fn node(&mut self, node: Node<'_>) {
-        if node.id() == NodeId(0) {
-            self.shown = true;
-            if !self.root_moves {
-                return;
-            }
-        }
-        match node.marked_plain_move() {
-            Some((_, _, letters)) => self.plain_move(u16::from_le_bytes(letters)),
-            None => self.node_moves(node),
-        }
-    }
-
-    #[inline(always)]
-    fn plain_move(&mut self, xy: u16) {
-        self.moves += 1;
-        self.line = step(self.line, self.letters.code(xy, self.codes, self.size));
-    }
-}
-
-/// Where the fingerprint's line starts: below the root unless it has
-/// moves of its own (`root_moves`).
-fn line_start(game: &GameTree, root_moves: bool) -> Option<Node<'_>> {
-    if root_moves { Some(game.root()) } else { game.root().children().next() }
+    let size_code = (u64::from(size.width) << 8) | u64::from(size.height);
+    Some(mix(line ^ mix(setup_code) ^ size_code))
 }
 
 /// What the fingerprint reads of a game's root: the first `SZ`, `AB` and
@@ -169,6 +81,37 @@ fn few_points(property: Property<'_>) -> Option<Vec<Point>> {
         }
     }
     Some(points)
+}
+
+/// The number of readable moves of the main line from `node` on, and
+/// their hash under `codes`.
+fn hash_line(mut node: Node<'_>, size: BoardSize, codes: CodeMap) -> (usize, u64) {
+    let letters = LetterCodes::new(codes, size);
+    let (mut moves, mut line) = (0, 0u64);
+    loop {
+        // Most nodes are plain moves, marked by the parser, taken a run
+        // of them at a time: the letters read from one record after the
+        // other, no step from node to node.
+        let last = match node.plain_run() {
+            Some(run) => {
+                let last = run.for_each_move(|_, _, xy| line = step(line, letters.code(xy, codes, size)));
+                // A run's nodes are records one after the other, a move
+                // each: counted once a run, not at each move.
+                moves += (last.id().0 - node.id().0) as usize + 1;
+                last
+            }
+            None => {
+                node_moves(node, size, |mv| {
+                    moves += 1;
+                    line = step(line, codes.move_code(mv, size));
+                    true
+                });
+                node
+            }
+        };
+        let Some(next) = last.children().next() else { return (moves, line) };
+        node = next;
+    }
 }
 
 /// Calls `visit` with each readable move of the main line, in order,

@@ -90,15 +90,9 @@ pub struct Replay {
 /// allocates none of them after the first (a few at most 64 KiB each, a
 /// thread, whatever the games replayed).
 pub fn replay(game: &GameTree, overrides: &RuleOverrides) -> Replay {
-    replay_showing(game, overrides, &mut ())
-}
-
-/// [`replay`], showing `line` the game's main line as the replay meets
-/// it, when it replays the game (not when the board size is unusable).
-pub fn replay_showing(game: &GameTree, overrides: &RuleOverrides, line: &mut (impl MainLine + Copy)) -> Replay {
     match start(game, overrides) {
         Ok((mut r, implicit_handicap)) => {
-            r.walk(game, &implicit_handicap, line);
+            r.walk(game, &implicit_handicap);
             let replay = Replay { rules: r.rules, diagnostics: std::mem::take(&mut r.diagnostics), moves: r.moves };
             r.into_buffers().keep();
             replay
@@ -106,27 +100,6 @@ pub fn replay_showing(game: &GameTree, overrides: &RuleOverrides, line: &mut (im
         // A bad SZ is reported by the property checks; nothing can be replayed.
         Err((rules, diagnostics)) => Replay { rules, diagnostics, moves: 0 },
     }
-}
-
-/// Shown the nodes of a game's main line (the first child at each node,
-/// from the root) as [`replay_showing`] meets them, for a caller that
-/// needs its moves too (the duplicate fingerprint): they are read once,
-/// and the caller's work on each move runs beside the board's.
-pub trait MainLine {
-    /// A node of the main line not marked as a plain move (the root is
-    /// always shown so, marked or not).
-    fn node(&mut self, node: Node<'_>);
-    /// A node marked as a plain move (see [`Node::plain_run`]): its
-    /// point's two lower-case letters, as one little-endian number.
-    fn plain_move(&mut self, xy: u16);
-}
-
-/// Shown nothing: the variations, and a replay nobody watches.
-impl MainLine for () {
-    #[inline(always)]
-    fn node(&mut self, _: Node<'_>) {}
-    #[inline(always)]
-    fn plain_move(&mut self, _: u16) {}
 }
 
 /// A replayer for `game` holding the notes on the game as a whole (rules
@@ -651,28 +624,26 @@ impl Replayer {
     }
 
     #[inline(never)]
-    fn walk<'a, L: MainLine + Copy>(&mut self, game: &'a GameTree, implicit_handicap: &[Point], shown: &mut L) {
-        // The main line is shown to a copy held here, whose state the move
-        // loop keeps in registers (through the reference it was loaded
-        // and stored at each move), handed back at the line's end.
-        let mut line = *shown;
+    fn walk<'a>(&mut self, game: &'a GameTree, implicit_handicap: &[Point]) {
         let root = game.root();
-        line.node(root);
         self.visit(root);
         if !implicit_handicap.is_empty() {
             self.place_handicap(implicit_handicap);
         }
         let mut branches: Vec<Branch<'a>> = Vec::new();
         let mut current = self.descend(root.children(), &mut branches);
-        // The main line first, down to its end, shown to `line`; then
-        // the variations, from the branch points it left open.
-        while let Some(node) = current {
-            current = self.step(node, &mut branches, &mut line);
-        }
-        *shown = line;
         loop {
             if let Some(node) = current {
-                current = self.step(node, &mut branches, &mut ());
+                let children = match node.plain_run() {
+                    // Most moves: a run of nodes each the one child of the
+                    // one before, with no brothers to look for.
+                    Some(run) => run.for_each_move(|mv, letter, xy| self.plain_move(mv, letter, xy)).children(),
+                    None => {
+                        self.visit(node);
+                        node.children()
+                    }
+                };
+                current = self.descend(children, &mut branches);
                 continue;
             }
             let Some(branch) = branches.last_mut() else { break };
@@ -691,29 +662,6 @@ impl Replayer {
                 }
             }
         }
-    }
-
-    /// Visits `node` (with the run of plain moves it starts), showing its
-    /// moves to `line`; returns the node to visit next, as
-    /// [`Replayer::descend`].
-    #[inline(always)]
-    fn step<'a>(&mut self, node: Node<'a>, branches: &mut Vec<Branch<'a>>, line: &mut impl MainLine) -> Option<Node<'a>> {
-        let children = match node.plain_run() {
-            // Most moves: a run of nodes each the one child of the
-            // one before, with no brothers to look for.
-            Some(run) => run
-                .for_each_move(|mv, letter, xy| {
-                    line.plain_move(xy);
-                    self.plain_move(mv, letter, xy);
-                })
-                .children(),
-            None => {
-                line.node(node);
-                self.visit(node);
-                node.children()
-            }
-        };
-        self.descend(children, branches)
     }
 
     /// The node to visit after the one just visited, whose `children`
@@ -797,9 +745,7 @@ impl Replayer {
     /// A node the parser marked as one move on a point, `;B[pd]`, the
     /// commonest by far: played from the letters in hand. Its property is
     /// made only for the rare paths that need it (see [`PlainMove`]).
-    /// Inlined into each of the walk's loops (the main line's and the
-    /// variations'): a call a move took some 50 instructions of spills.
-    #[inline(always)]
+    #[inline]
     fn plain_move(&mut self, mv: PlainMove<'_>, letter: u8, xy: u16) {
         // The colour's index is the letter's low bit (`B` 0x42, `W` 0x57):
         // a number, where a comparison with `B` was made again at each use
