@@ -888,10 +888,10 @@ impl Estimator {
                 enemy_first == Some(0) && own_first.is_some_and(|v| v >= 0)
             };
             let e = self.chain_of[q] as usize;
-            let seki_or_filled = |cells: &[u8], seki: &mut dyn FnMut(&[u8]) -> bool| {
-                seki(cells) || self.with_dame_filled(cells, d, e, dead_chain).is_some_and(|filled| seki(&filled))
-            };
-            if group_board(d, e).is_some_and(|g| seki_or_filled(&g, &mut seki)) || seki_or_filled(&cells, &mut seki) {
+            // The group's board first, then the chain's; each as the game
+            // leaves it and with the dame filled.
+            let mut boards = group_board(d, e).into_iter().chain([cells]);
+            if boards.any(|b| seki(&b) || self.with_dame_filled(&b, d, e, dead_chain).is_some_and(|filled| seki(&filled))) {
                 living.push(d);
             }
         }
