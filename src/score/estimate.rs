@@ -1124,7 +1124,10 @@ impl Estimator {
             let d = depth[after.chain_id(p as Pt).expect("a stone") as usize];
             chain.pass_alive || chain.regions.iter().any(|&r| own(r, chain, d))
         };
-        let open_ground = |p: usize| after.chain_at(p as Pt).regions.iter().any(|&r| after.region(r).points.len() >= OPEN_GROUND);
+        let open_regions = |group: &[usize]| -> Vec<u32> {
+            let regions = group.iter().flat_map(|&j| after.chain_at(self.chain_stones(j)[0] as Pt).regions.iter().copied());
+            regions.filter(|&r| after.region(r).points.len() >= OPEN_GROUND).collect()
+        };
         let n = self.chains.len();
         let mut asked = vec![false; n];
         let mut homeless = Vec::new();
@@ -1135,7 +1138,7 @@ impl Estimator {
             asked[root[id]] = true;
             let group: Vec<usize> = (id..n).filter(|&j| linked[j] && root[j] == root[id] && !dead_chain[j]).collect();
             let first_stones = || group.iter().map(|&j| self.chain_stones(j)[0]);
-            if group.iter().any(|j| in_seki.contains(j)) || first_stones().any(settled) || !first_stones().any(open_ground) {
+            if group.iter().any(|j| in_seki.contains(j)) || first_stones().any(settled) || open_regions(&group).is_empty() {
                 continue;
             }
             let color = self.chains[id].color;
@@ -1151,10 +1154,6 @@ impl Estimator {
         // Open ground beside homeless groups of both colours cannot leave
         // both without room: once one is dead, the ground is the other's.
         // The playouts say which: the group they keep less often dies.
-        let open_regions = |group: &[usize]| -> Vec<u32> {
-            let regions = group.iter().flat_map(|&j| after.chain_at(self.chain_stones(j)[0] as Pt).regions.iter().copied());
-            regions.filter(|&r| after.region(r).points.len() >= OPEN_GROUND).collect()
-        };
         let mut best = vec![[f64::NEG_INFINITY; 2]; after.regions().len()];
         for (color, group) in &homeless {
             for r in open_regions(group) {
@@ -2260,6 +2259,11 @@ mod tests {
         Board::from_rows(rows).expect("a valid diagram")
     }
 
+    /// The estimator's id of the chain at (x, y) of `b`.
+    fn chain_at(est: &Estimator, b: &Board, x: usize, y: usize) -> usize {
+        est.chain_of[b.point(x, y).expect("a point of the board") as usize] as usize
+    }
+
     fn pts(b: &Board, xy: &[(usize, usize)]) -> Vec<Pt> {
         let mut v: Vec<Pt> = xy.iter().map(|&(x, y)| b.point(x, y).unwrap()).collect();
         v.sort_unstable();
@@ -2296,7 +2300,7 @@ mod tests {
             let est = Estimator::new(&b, 0);
             let linked = vec![true; est.chains.len()];
             let root = est.groups(&linked);
-            let id = est.chain_of[b.point(x, y).unwrap() as usize] as usize;
+            let id = chain_at(&est, &b, x, y);
             let shares: Vec<f64> = (0..est.chains.len()).map(|j| if j == id { 0.5 } else { share_of_others }).collect();
             let position = reader::Position::from_cells(est.stride, &est.cells);
             est.doubt_reason(id, &root, &shares, &linked, &est.open_kos(), &position)
@@ -2438,8 +2442,7 @@ mod tests {
         let est = Estimator::new(&b, 0);
         let n = est.chains.len();
         let linked = vec![true; n];
-        let chain_at = |x, y| est.chain_of[b.point(x, y).unwrap() as usize] as usize;
-        let (corner, wall) = (chain_at(0, 0), chain_at(3, 0));
+        let (corner, wall) = (chain_at(&est, &b, 0, 0), chain_at(&est, &b, 3, 0));
         let mut dead = vec![false; n];
         est.kill_broken_seki(&[], &linked, &mut dead);
         assert!(!dead[corner]);
@@ -2498,7 +2501,7 @@ mod tests {
         ]);
         let est = Estimator::new(&b, 0);
         let e = est.run(&PARAMS);
-        let black = est.chain_of[b.point(1, 1).unwrap() as usize] as usize;
+        let black = chain_at(&est, &b, 1, 1);
         assert!(est.pass_alive[black]);
         assert!(e.dead.is_empty() && e.unsure.is_empty() && e.seki_points.is_empty(), "{e:?}");
         // Only White's chain is left to the playouts.
@@ -2515,8 +2518,8 @@ mod tests {
         ]);
         let est = Estimator::new(&b, 0);
         let e = est.run(&PARAMS);
-        let black = est.chain_of[b.point(0, 1).unwrap() as usize] as usize;
-        let white = est.chain_of[b.point(2, 0).unwrap() as usize] as usize;
+        let black = chain_at(&est, &b, 0, 1);
+        let white = chain_at(&est, &b, 2, 0);
         assert!(est.pass_alive[black]);
         assert!(est.sure_dead[white]);
         assert_eq!(e.dead, pts(&b, &[(2, 0)]));
@@ -2559,7 +2562,7 @@ mod tests {
             "..O...", "X.O...", "X.X..X",
         ]);
         let est = Estimator::new(&b, 0);
-        let id = |x, y| est.chain_of[b.point(x, y).unwrap() as usize] as usize;
+        let id = |x, y| chain_at(&est, &b, x, y);
         let (left, middle, right, white) = (id(0, 2), id(2, 3), id(5, 3), id(2, 1));
         let mut shares = vec![None; est.chains.len()];
         shares[left] = Some(0.9);
@@ -2585,14 +2588,14 @@ mod tests {
             let n = est.chains.len();
             let (mut shares, mut dead) = (vec![1.0; n], vec![false; n]);
             for &((x, y), s) in judged {
-                let id = est.chain_of[b.point(x, y).unwrap() as usize] as usize;
+                let id = chain_at(&est, &b, x, y);
                 shares[id] = s;
                 dead[id] = true;
             }
             let root: Vec<usize> = (0..n).collect();
             let position = reader::Position::from_cells(est.stride, &est.cells);
             est.keep_race_winners(&shares, &vec![true; n], &root, &PARAMS, &position, &mut dead);
-            judged.iter().map(|&((x, y), _)| dead[est.chain_of[b.point(x, y).unwrap() as usize] as usize]).collect::<Vec<_>>()
+            judged.iter().map(|&((x, y), _)| dead[chain_at(&est, &b, x, y)]).collect::<Vec<_>>()
         };
         let open = ["........", ".XXO....", ".XOO....", ".XO.....", "........", "........", "........", "........", "........"];
         // Two adjacent chains in the open, both dead: the higher share lives.
@@ -2614,7 +2617,7 @@ mod tests {
         let rows = ["X.OX.....", "X.OX.....", "XXOX.....", "OOXX.....", "OOXXXXXXX", "OOOOOOOOO", "........."];
         let b = board_from(&rows);
         let est = Estimator::new(&b, 0);
-        let id = |x: usize, y: usize| est.chain_of[b.point(x, y).unwrap() as usize] as usize;
+        let id = |x, y| chain_at(&est, &b, x, y);
         let kept = |share: f64, also_dead: &[usize]| {
             let n = est.chains.len();
             let (mut shares, mut dead) = (vec![1.0; n], vec![false; n]);
@@ -2640,7 +2643,7 @@ mod tests {
         let rows = ["X.OX.....", "X.OX.....", "XXOX.....", ".OXX.....", "OOXXXXXXX", "OOOOOOOOO", "........."];
         let b = board_from(&rows);
         let est = Estimator::new(&b, 0);
-        let id = |x: usize, y: usize| est.chain_of[b.point(x, y).unwrap() as usize] as usize;
+        let id = |x, y| chain_at(&est, &b, x, y);
         let n = est.chains.len();
         let (mut shares, mut dead) = (vec![1.0; n], vec![false; n]);
         (shares[id(2, 0)], dead[id(2, 0)]) = (0.4, true);
@@ -2661,7 +2664,7 @@ mod tests {
         let rows = ["XX.O.OXO.", "OXXXO.XO.", "OOOX.XXO.", "..OXXXXO.", "..OOOOOO.", ".........", ".........", ".........", "........."];
         let b = board_from(&rows);
         let est = Estimator::new(&b, 0);
-        let id = |x: usize, y: usize| est.chain_of[b.point(x, y).unwrap() as usize] as usize;
+        let id = |x, y| chain_at(&est, &b, x, y);
         let n = est.chains.len();
         // The friends dead (and sure of it: they are not asked themselves),
         // in e8's group or not.
@@ -2688,7 +2691,7 @@ mod tests {
         let rows = [".XXOOO.X.", "XO.OXXXXX", ".OOOX....", "OOXXX....", "OX.......", "XX.......", ".........", ".........", "........."];
         let b = board_from(&rows);
         let est = Estimator::new(&b, 0);
-        let id = |x: usize, y: usize| est.chain_of[b.point(x, y).unwrap() as usize] as usize;
+        let id = |x, y| chain_at(&est, &b, x, y);
         let n = est.chains.len();
         let (mut shares, mut dead) = (vec![1.0; n], vec![false; n]);
         for chain in [id(1, 0), id(0, 1)] {
@@ -2712,7 +2715,7 @@ mod tests {
         let rows = [".........", "XXXXXXXXX", ".OOXXXXXX", ".O.XXXXXX", "X.OXXXXXX", "X.OXXXXXX", "XOOOXXXXX", ".X.OXXXXX"];
         let b = board_from(&rows);
         let est = Estimator::new(&b, 0);
-        let id = |x: usize, y: usize| est.chain_of[b.point(x, y).unwrap() as usize] as usize;
+        let id = |x, y| chain_at(&est, &b, x, y);
         let n = est.chains.len();
         let (upper, lower) = (id(1, 2), id(2, 4));
         let kept = |linked_upper: bool| {
@@ -2734,11 +2737,11 @@ mod tests {
         open[1] = "...XXXXXX";
         let b = board_from(&open);
         let est = Estimator::new(&b, 0);
-        let id = |x: usize, y: usize| est.chain_of[b.point(x, y).unwrap() as usize] as usize;
+        let id = |x, y| chain_at(&est, &b, x, y);
         assert!(!est.races_as_one(&[id(1, 2), id(2, 4)]));
         let b = board_from(&["O.OX.....", "OOOX.....", "XXXX.....", "........."]);
         let est = Estimator::new(&b, 0);
-        assert!(!est.races_as_one(&[est.chain_of[b.point(0, 0).unwrap() as usize] as usize]));
+        assert!(!est.races_as_one(&[chain_at(&est, &b, 0, 0)]));
     }
 
     #[test]
@@ -2814,7 +2817,7 @@ mod tests {
         ];
         let b = board_from(&dame);
         let est = Estimator::new(&b, 0);
-        let id = |x: usize, y: usize| est.chain_of[b.point(x, y).unwrap() as usize] as usize;
+        let id = |x, y| chain_at(&est, &b, x, y);
         for black_called_dead in [false, true] {
             let mut dead = vec![false; est.chains.len()];
             for stone in [id(7, 8), id(8, 7)] {
@@ -2855,7 +2858,7 @@ mod tests {
         for (diagram, lives) in [(rows, true), (cut, false)] {
             let b = board_from(&diagram);
             let est = Estimator::new(&b, 0);
-            let stone = est.chain_of[b.point(2, 2).unwrap() as usize] as usize;
+            let stone = chain_at(&est, &b, 2, 2);
             let mut dead = vec![false; est.chains.len()];
             dead[stone] = true;
             est.keep_double_connected(&mut dead);
