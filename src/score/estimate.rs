@@ -57,7 +57,9 @@
 //!    when the group races as one: shut in one enemy chain, or shut in by
 //!    small regions none of which is an eye space of its own (its chains
 //!    share their liberties with the stones around them, and hold a seki
-//!    together or not at all).
+//!    together or not at all). A seki the enemy breaks by a sacrifice
+//!    once the dame are filled (giving up its chain on one of the two
+//!    shared liberties leaves the chain one eye) is none.
 //! 5. A group with no room of its own once both players passed (none of the
 //!    empty regions beside it, dead stones taken off, is surrounded by its
 //!    colour alone), beside open ground of 12 points or more and a settled
@@ -828,7 +830,10 @@ impl Estimator {
     /// of its group on the board, when the group is shut in one enemy
     /// chain or races as one, [`Estimator::races_as_one`]); each board
     /// read again with the dame filled ([`Estimator::with_dame_filled`]).
-    /// Returns the chains it keeps.
+    /// A seki the enemy breaks by a sacrifice on the board with the dame
+    /// filled (`reader::Position::sacrifice_kills`: it gives up its chain
+    /// on one shared liberty, and the capture leaves the chain one eye) is
+    /// none. Returns the chains it keeps.
     fn keep_seki(&self, linked: &[bool], shares: &[f64], params: &Params, dead_chain: &mut [bool]) -> Vec<usize> {
         let cleared = self.without_dead(dead_chain);
         let root = self.groups(linked);
@@ -888,10 +893,19 @@ impl Estimator {
                 enemy_first == Some(0) && own_first.is_some_and(|v| v >= 0)
             };
             let e = self.chain_of[q] as usize;
+            // A seki the enemy breaks by a sacrifice, once the dame are
+            // filled, is none ([`Estimator::kill_false_seki`]).
+            let broken = |cells: &[u8]| {
+                let position = reader::Position::from_cells(self.stride, cells);
+                position.sacrifice_kills(q, s) && !position.sacrifice_kills(s, q)
+            };
             // The group's board first, then the chain's; each as the game
             // leaves it and with the dame filled.
             let mut boards = group_board(d, e).into_iter().chain([cells]);
-            if boards.any(|b| seki(&b) || self.with_dame_filled(&b, d, e, dead_chain).is_some_and(|filled| seki(&filled))) {
+            if boards.any(|b| {
+                let filled = self.with_dame_filled(&b, d, e, dead_chain);
+                !broken(filled.as_deref().unwrap_or(&b)) && (seki(&b) || filled.is_some_and(|filled| seki(&filled)))
+            }) {
                 living.push(d);
             }
         }
@@ -2654,6 +2668,31 @@ mod tests {
         assert_eq!(filled[b.point(0, 3).unwrap() as usize], WHITE);
         est.keep_seki(&vec![true; n], &shares, &PARAMS, &mut dead);
         assert!(!dead[id(2, 0)], "a seki once the dame are filled");
+    }
+
+    #[test]
+    fn a_seki_the_enemy_breaks_by_a_sacrifice_once_the_dame_are_filled_is_none() {
+        // KGS2003/2003-09-10-1's lower left, reduced: Black's chain a2-e1
+        // inside White's area has a1 and c1, shared with White's stone b1,
+        // and e2, a dame White fills from its living wall. Black moving
+        // first takes b1; White moving first fills e2 and neither side can
+        // fill a1 or c1 without a self-atari: a "seki". But White gives b1
+        // up with c1; Black must take at a1, and is left the two points b1
+        // and c1, one eye: White throws in again and takes the chain.
+        let rows = ["OOOOOO...", "XXXX.OOOO", ".O.XXO.O."];
+        let rows: Vec<&str> = ["........."; 6].into_iter().chain(rows).collect();
+        let b = board_from(&rows);
+        let est = Estimator::new(&b, 0);
+        let id = |x, y| chain_at(&est, &b, x, y);
+        let (black, stone) = ((0, 7), (1, 8));
+        let n = est.chains.len();
+        let (mut shares, mut dead) = (vec![1.0; n], vec![false; n]);
+        (shares[id(black.0, black.1)], dead[id(black.0, black.1)]) = (0.4, true);
+        let mut reading = reader::Position::from_cells(est.stride, &est.cells);
+        let (a2, b1) = (b.point(black.0, black.1).unwrap(), b.point(stone.0, stone.1).unwrap());
+        assert_eq!(reading.race_values(a2, b1), (Some(1), Some(0)), "the race alone reads a seki at worst");
+        est.keep_seki(&vec![true; n], &shares, &PARAMS, &mut dead);
+        assert!(dead[id(black.0, black.1)], "White's sacrifice at c1 breaks the seki");
     }
 
     #[test]
