@@ -59,7 +59,8 @@
 //!    share their liberties with the stones around them, and hold a seki
 //!    together or not at all). A seki the enemy breaks by a sacrifice
 //!    once the dame are filled (giving up its chain on one of the two
-//!    shared liberties leaves the chain one eye) is none.
+//!    shared liberties leaves the chain one eye) is none: such a chain
+//!    is not kept, and a living one is dead.
 //! 5. A group with no room of its own once both players passed (none of the
 //!    empty regions beside it, dead stones taken off, is surrounded by its
 //!    colour alone), beside open ground of 12 points or more and a settled
@@ -1000,20 +1001,38 @@ impl Estimator {
     /// A seki of two shared liberties that one side breaks by a sacrifice
     /// and the other cannot (`reader::Position::sacrifice_kills`): the
     /// chain the sacrifice kills is dead. The playouts never fill a shared
-    /// liberty there (it is a self-atari), so they keep both chains.
+    /// liberty there (it is a self-atari), so they keep both chains. A
+    /// chain with more liberties is read with the dame filled
+    /// ([`Estimator::with_dame_filled`]): its outside liberties that the
+    /// other side fills safely are no defence.
     fn kill_false_seki(&self, dead_chain: &mut [bool]) {
-        let position = reader::Position::from_cells(self.stride, &self.without_dead(dead_chain));
+        let cleared = self.without_dead(dead_chain);
+        let position = reader::Position::from_cells(self.stride, &cleared);
         let mut killed = Vec::new();
         for b in (0..self.chains.len()).filter(|&id| !dead_chain[id]) {
             let victim = self.chain_stones(b)[0];
             let liberties = position.liberties(victim);
-            if liberties.len() != 2 {
+            if liberties.len() < 2 || self.pass_alive[b] {
                 continue;
             }
-            let breaks = self.nbrs(liberties[0]).into_iter().any(|q| {
+            let breaks = liberties.iter().flat_map(|&l| self.nbrs(l)).any(|q| {
                 let a = self.chain_of[q];
                 // `sacrifice_kills` asks chains of opposite colours only.
-                a != NO_CHAIN && !dead_chain[a as usize] && position.sacrifice_kills(q, victim) && !position.sacrifice_kills(victim, q)
+                if a == NO_CHAIN || dead_chain[a as usize] || self.chains[a as usize].color == self.chains[b].color {
+                    return false;
+                }
+                // The sacrifice gives up a chain whose two liberties are
+                // both the victim's.
+                let theirs = position.liberties(q);
+                if theirs.len() != 2 || !theirs.iter().all(|l| liberties.contains(l)) {
+                    return false;
+                }
+                let filled = if liberties.len() == 2 { None } else { self.with_dame_filled(&cleared, b, a as usize, dead_chain) };
+                let position = match &filled {
+                    Some(cells) => reader::Position::from_cells(self.stride, cells),
+                    None => position.clone(),
+                };
+                position.sacrifice_kills(q, victim) && !position.sacrifice_kills(victim, q)
             });
             if breaks {
                 killed.push(b);
@@ -2693,6 +2712,31 @@ mod tests {
         assert_eq!(reading.race_values(a2, b1), (Some(1), Some(0)), "the race alone reads a seki at worst");
         est.keep_seki(&vec![true; n], &shares, &PARAMS, &mut dead);
         assert!(dead[id(black.0, black.1)], "White's sacrifice at c1 breaks the seki");
+    }
+
+    #[test]
+    fn a_living_chain_in_a_false_seki_dies_once_the_dame_are_filled() {
+        // The diagram above with Black's chain kept alive: its third
+        // liberty, e2, is a dame White fills from its wall, and then White's
+        // sacrifice at c1 leaves it one eye.
+        let rows = ["OOOOOO...", "XXXX.OOOO", ".O.XXO.O."];
+        let rows: Vec<&str> = ["........."; 6].into_iter().chain(rows).collect();
+        let b = board_from(&rows);
+        let est = Estimator::new(&b, 0);
+        let black = chain_at(&est, &b, 0, 7);
+        let mut dead = vec![false; est.chains.len()];
+        est.kill_false_seki(&mut dead);
+        assert!(dead[black], "a seki White breaks once e2 is filled");
+        assert_eq!(dead.iter().filter(|&&d| d).count(), 1, "only Black's chain");
+        // With e2 Black's own (a black stone at e3 instead of White's, the
+        // wall cut off), there is no dame to fill and nothing is killed.
+        let rows = ["OOOOX....", "XXXX.OOOO", ".O.XXO.O."];
+        let rows: Vec<&str> = ["........."; 6].into_iter().chain(rows).collect();
+        let b = board_from(&rows);
+        let est = Estimator::new(&b, 0);
+        let mut dead = vec![false; est.chains.len()];
+        est.kill_false_seki(&mut dead);
+        assert!(!dead[chain_at(&est, &b, 0, 7)]);
     }
 
     #[test]
