@@ -1027,10 +1027,15 @@ impl Estimator {
                 if theirs.len() != 2 || !theirs.iter().all(|l| liberties.contains(l)) {
                     return false;
                 }
-                let filled = if liberties.len() == 2 { None } else { self.with_dame_filled(&cleared, b, a as usize, dead_chain) };
-                let position = match &filled {
-                    Some(cells) => reader::Position::from_cells(self.stride, cells),
-                    None => position.clone(),
+                // With more liberties than the two shared, the victim is
+                // read with the dame filled (none to fill: no sacrifice).
+                let filled;
+                let position = if liberties.len() == 2 {
+                    &position
+                } else {
+                    let Some(cells) = self.with_dame_filled(&cleared, b, a as usize, dead_chain) else { return false };
+                    filled = reader::Position::from_cells(self.stride, &cells);
+                    &filled
                 };
                 position.sacrifice_kills(q, victim) && !position.sacrifice_kills(victim, q)
             });
@@ -2689,6 +2694,14 @@ mod tests {
         assert!(!dead[id(2, 0)], "a seki once the dame are filled");
     }
 
+    /// KGS2003/2003-09-10-1's lower left on a 9x9 board: Black's chain
+    /// a2-e1 with the liberties a1 and c1, shared with White's stone b1,
+    /// and e2, beside `third_row` (the row above).
+    fn lower_left_corner(third_row: &str) -> Board {
+        let rows: Vec<&str> = ["........."; 6].into_iter().chain([third_row, "XXXX.OOOO", ".O.XXO.O."]).collect();
+        board_from(&rows)
+    }
+
     #[test]
     fn a_seki_the_enemy_breaks_by_a_sacrifice_once_the_dame_are_filled_is_none() {
         // KGS2003/2003-09-10-1's lower left, reduced: Black's chain a2-e1
@@ -2698,9 +2711,7 @@ mod tests {
         // fill a1 or c1 without a self-atari: a "seki". But White gives b1
         // up with c1; Black must take at a1, and is left the two points b1
         // and c1, one eye: White throws in again and takes the chain.
-        let rows = ["OOOOOO...", "XXXX.OOOO", ".O.XXO.O."];
-        let rows: Vec<&str> = ["........."; 6].into_iter().chain(rows).collect();
-        let b = board_from(&rows);
+        let b = lower_left_corner("OOOOOO...");
         let est = Estimator::new(&b, 0);
         let id = |x, y| chain_at(&est, &b, x, y);
         let (black, stone) = ((0, 7), (1, 8));
@@ -2719,9 +2730,7 @@ mod tests {
         // The diagram above with Black's chain kept alive: its third
         // liberty, e2, is a dame White fills from its wall, and then White's
         // sacrifice at c1 leaves it one eye.
-        let rows = ["OOOOOO...", "XXXX.OOOO", ".O.XXO.O."];
-        let rows: Vec<&str> = ["........."; 6].into_iter().chain(rows).collect();
-        let b = board_from(&rows);
+        let b = lower_left_corner("OOOOOO...");
         let est = Estimator::new(&b, 0);
         let black = chain_at(&est, &b, 0, 7);
         let mut dead = vec![false; est.chains.len()];
@@ -2730,9 +2739,7 @@ mod tests {
         assert_eq!(dead.iter().filter(|&&d| d).count(), 1, "only Black's chain");
         // With e2 Black's own (a black stone at e3 instead of White's, the
         // wall cut off), there is no dame to fill and nothing is killed.
-        let rows = ["OOOOX....", "XXXX.OOOO", ".O.XXO.O."];
-        let rows: Vec<&str> = ["........."; 6].into_iter().chain(rows).collect();
-        let b = board_from(&rows);
+        let b = lower_left_corner("OOOOX....");
         let est = Estimator::new(&b, 0);
         let mut dead = vec![false; est.chains.len()];
         est.kill_false_seki(&mut dead);
