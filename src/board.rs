@@ -321,7 +321,7 @@ impl Board {
     /// changes a border point. The bounds checks of that path were 6% of
     /// the instructions of a whole check of a KGS game.
     #[inline(always)]
-    fn spot(&self, p: Pt) -> Spot {
+    fn spot(&self, p: impl Into<usize>) -> Spot {
         at(&self.spots, p)
     }
 
@@ -504,8 +504,13 @@ impl Board {
     #[inline(never)]
     fn capture_around(&mut self, color: Color, p: Pt, captured: &mut Vec<Pt>) {
         let enemy = Cell::of(color.opponent());
-        for n in self.neighbors(p) {
-            if self.cell(n) == enemy && self.head_of(n).libs == 0 {
+        for n in self.neighbor_indexes(p) {
+            // `p`'s neighbours are records of the board or its border
+            // (see `spot`): read with no bounds check, as the move's
+            // own reads are (three instructions a neighbour).
+            let spot = self.spot(n);
+            if spot.cell == enemy && self.spot(spot.head).libs == 0 {
+                let n = n as Pt;
                 let before = captured.len();
                 self.remove_chain(n, captured);
                 self.prisoners[color.index()] += (captured.len() - before) as u32;
@@ -598,12 +603,15 @@ impl Board {
             }
         }
         self.stone_count -= (out.len() - start) as u32;
+        // Each neighbour's head gets the liberty back with no test of its
+        // cell, as `put` takes them: an empty point's head is `NO_CHAIN`,
+        // whose `libs` `put` reads only as a difference over one move, a
+        // border point's `BORDER_CHAIN`, whose `libs` nothing reads.
         for &stone in &out[start..] {
-            for n in self.neighbors(stone) {
-                let spot = self.spot(n);
-                if spot.cell.color().is_some() {
-                    self.spot_mut(spot.head).libs += 1;
-                }
+            for n in self.neighbor_indexes(stone) {
+                let head = self.spot(n).head;
+                let libs = &mut self.spot_mut(head).libs;
+                *libs = libs.wrapping_add(1);
             }
         }
     }
