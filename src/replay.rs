@@ -626,6 +626,12 @@ impl Replayer {
     #[inline(never)]
     fn walk<'a>(&mut self, game: &'a GameTree, implicit_handicap: &[Point]) {
         let root = game.root();
+        // The moves of the plain runs counted at once: each marked node
+        // is one move, and the walk takes every node but the root through
+        // a run (`plain_move`), where a count a move was an instruction.
+        // The root, even marked, is visited as any other node, and counted
+        // so (`visit_move`).
+        self.moves += game.marked_plain_moves() - usize::from(game.is_marked_plain_move(root.id()));
         self.visit(root);
         if !implicit_handicap.is_empty() {
             self.place_handicap(implicit_handicap);
@@ -754,10 +760,11 @@ impl Replayer {
         let color = if letter & 1 == 0 { Color::Black } else { Color::White };
         if xy == u16::from_le_bytes(*b"tt") {
             // A pass up to 19x19, a point beyond: the general reading decides.
-            return self.visit_move(color, mv.property(), false);
+            self.replay_move(color, mv.property(), false);
+            return;
         }
+        // Counted with the tree's other marked nodes (see `walk`).
         self.state.move_number += 1;
-        self.moves += 1;
         self.check_turn(color, mv);
         self.state.turn = Turn::moved(color);
         // SAFETY: a mark's point letters are lower-case (the parser marks
@@ -772,9 +779,16 @@ impl Replayer {
     /// Replays one B or W property; `forced`: the node has KO[].
     #[inline]
     fn visit_move(&mut self, color: Color, prop: Property<'_>, forced: bool) {
-        let Some(value) = prop.values().next() else { return };
+        self.moves += usize::from(self.replay_move(color, prop, forced));
+    }
+
+    /// [`Replayer::visit_move`] but for the count of moves (a marked
+    /// node's is counted with the others, see `walk`); returns whether
+    /// `prop` has a value, a move to count.
+    #[inline]
+    fn replay_move(&mut self, color: Color, prop: Property<'_>, forced: bool) -> bool {
+        let Some(value) = prop.values().next() else { return false };
         self.state.move_number += 1;
-        self.moves += 1;
         let start = self.diagnostics.len();
         // An unreadable move is reported by the property checks.
         if let Some(mv) = read_move(value, self.size) {
@@ -783,6 +797,7 @@ impl Replayer {
         if forced {
             self.forced(start);
         }
+        true
     }
 
     /// KO[] asks to execute the move whatever the rules say: what the move
