@@ -1371,6 +1371,8 @@ struct Seen {
     /// the empty board's). All zero is a free slot, and an array of
     /// integers, unlike a struct with padding, is filled by one `memset`,
     /// not a loop writing each slot (see [`Seen::zeroed`]).
+    /// A power of two long (`with_capacity`, `grow`), so that an index
+    /// masked by its length less one is one of its slots.
     slots: Vec<[u64; 2]>,
     len: usize,
 }
@@ -1409,6 +1411,17 @@ impl Seen {
         slots
     }
 
+    /// The slot at `i`, masked by the table's length less one: read with
+    /// no bounds check, where each probe of a capture's position took one.
+    #[inline(always)]
+    fn slot_mut(&mut self, i: usize) -> &mut [u64; 2] {
+        let i = i & (self.slots.len() - 1);
+        debug_assert!(self.slots.len().is_power_of_two());
+        // SAFETY: `slots` is a power of two long (see `slots`), not 0, so
+        // `i`, masked by the length less one, is below it.
+        unsafe { self.slots.get_unchecked_mut(i) }
+    }
+
     /// The slot holding `key`, or the free slot where it would go.
     #[inline]
     fn find(&self, key: u64) -> usize {
@@ -1433,7 +1446,7 @@ impl Seen {
         let mask = self.slots.len() - 1;
         let mut i = key as usize & mask;
         loop {
-            let slot = &mut self.slots[i];
+            let slot = self.slot_mut(i);
             if slot[1] == 0 {
                 *slot = [key, u64::from(move_number) + 1];
                 break;
