@@ -385,6 +385,20 @@ impl Board {
         self.cell(p).color().is_some() && self.spots[p as usize].next == p
     }
 
+    /// Whether the stone at `p` is a chain of its own with one empty
+    /// neighbour: after it captured one stone, the shape of a ko. `false`
+    /// when `p` holds no stone.
+    pub fn is_lone_stone_with_one_liberty(&self, p: Pt) -> bool {
+        let spot = self.spots[usize::from(p)];
+        if spot.cell.color().is_none() || spot.next != p {
+            return false;
+        }
+        // A stone is on a point of the board, never its border, so its
+        // neighbours are records of the board or the border (see `spot`):
+        // read with no bounds check, where four took one each.
+        self.neighbor_indexes(p).into_iter().filter(|&n| self.spot(n).cell == Cell::Empty).count() == 1
+    }
+
     /// The stones of the chain at `p`.
     pub fn chain(&self, p: Pt) -> Vec<Pt> {
         if self.cell(p).color().is_none() {

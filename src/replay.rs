@@ -948,7 +948,7 @@ impl Replayer {
         self.captured.clear();
         let suicided = self.state.board.remove(removal, color, pt, &mut self.captured);
         self.state.ko = match self.captured.as_slice() {
-            [single] if suicided == 0 && self.state.board.is_lone_stone(pt) && self.single_liberty(pt) => ko_ban(*single, color.opponent()),
+            [single] if suicided == 0 && self.state.board.is_lone_stone_with_one_liberty(pt) => ko_ban(*single, color.opponent()),
             _ => NO_KO,
         };
         if suicided > 0 && !self.suicide(color, pt, suicided, prop) {
@@ -1044,12 +1044,6 @@ impl Replayer {
         d.severity = Severity::Info;
         d.message.push_str(&note);
         true
-    }
-
-    /// Whether the lone stone at `pt` has exactly one liberty.
-    fn single_liberty(&self, pt: Pt) -> bool {
-        let board = &self.state.board;
-        board.neighbors(pt).iter().filter(|&&n| board.cell(n) == Cell::Empty).count() == 1
     }
 
     /// Superko (where the rules forbid recurrence) or repeated-position,
