@@ -321,7 +321,7 @@ impl Board {
     /// changes a border point. The bounds checks of that path were 6% of
     /// the instructions of a whole check of a KGS game.
     #[inline(always)]
-    fn spot(&self, p: Pt) -> Spot {
+    fn spot(&self, p: impl Into<usize>) -> Spot {
         at(&self.spots, p)
     }
 
@@ -383,6 +383,20 @@ impl Board {
     /// Whether the stone at `p` is a chain of its own.
     pub fn is_lone_stone(&self, p: Pt) -> bool {
         self.cell(p).color().is_some() && self.spots[p as usize].next == p
+    }
+
+    /// Whether the stone at `p` is a chain of its own with one empty
+    /// neighbour: after it captured one stone, the shape of a ko. `false`
+    /// when `p` holds no stone.
+    pub fn is_lone_stone_with_one_liberty(&self, p: Pt) -> bool {
+        let spot = self.spots[usize::from(p)];
+        if spot.cell.color().is_none() || spot.next != p {
+            return false;
+        }
+        // A stone is on a point of the board, never its border, so its
+        // neighbours are records of the board or the border (see `spot`):
+        // read with no bounds check, where four took one each.
+        self.neighbor_indexes(p).into_iter().filter(|&n| self.spot(n).cell == Cell::Empty).count() == 1
     }
 
     /// The stones of the chain at `p`.
@@ -499,13 +513,19 @@ impl Board {
     }
 
     /// Removes the enemy chains next to `p` left without liberty by the
-    /// stone just put there. Out of line: one move in twenty captures, and
-    /// kept apart this path costs the others no registers.
-    #[inline(never)]
+    /// stone just put there. Not kept out of line: its callers are (the
+    /// replay's `removing`, out of the move loop), and the call's saved
+    /// registers took about 20 instructions a capture.
+    #[inline]
     fn capture_around(&mut self, color: Color, p: Pt, captured: &mut Vec<Pt>) {
         let enemy = Cell::of(color.opponent());
-        for n in self.neighbors(p) {
-            if self.cell(n) == enemy && self.head_of(n).libs == 0 {
+        for n in self.neighbor_indexes(p) {
+            // `p`'s neighbours are records of the board or its border
+            // (see `spot`): read with no bounds check, as the move's
+            // own reads are (three instructions a neighbour).
+            let spot = self.spot(n);
+            if spot.cell == enemy && self.spot(spot.head).libs == 0 {
+                let n = n as Pt;
                 let before = captured.len();
                 self.remove_chain(n, captured);
                 self.prisoners[color.index()] += (captured.len() - before) as u32;
@@ -537,7 +557,11 @@ impl Board {
         // test took two instructions a neighbour.
         let unclaimed = at(spots, NO_CHAIN).libs;
         let mut least = u16::MAX;
-        let enemy = Cell::of(color.opponent());
+        // As a `u16`, the type of the cell's difference from it: the cell,
+        // loaded into a register whole, is xor'ed there with no zero
+        // extension after (a byte's xor took one, an instruction a
+        // neighbour).
+        let enemy = u16::from(Cell::of(color.opponent()) as u8);
         let mut touch = |spots: &mut [Spot], n: usize| {
             let spot = at(spots, n);
             // A stone's chain loses the liberty `p` was (each chain next to
@@ -556,7 +580,7 @@ impl Board {
             // for a cell not the enemy's): that branch is as good as random
             // too (cachegrind's model: 0.7 misses a move, and the task
             // clock 5-7% lower without it for 4% more instructions).
-            let other = u16::from(spot.cell as u8 ^ enemy as u8) << 14;
+            let other = (u16::from(spot.cell as u8) ^ enemy) << 14;
             least = least.min(*libs | other);
             if spot.cell == own {
                 connect(spots, p, spot.head);
@@ -598,12 +622,15 @@ impl Board {
             }
         }
         self.stone_count -= (out.len() - start) as u32;
+        // Each neighbour's head gets the liberty back with no test of its
+        // cell, as `put` takes them: an empty point's head is `NO_CHAIN`,
+        // whose `libs` `put` reads only as a difference over one move, a
+        // border point's `BORDER_CHAIN`, whose `libs` nothing reads.
         for &stone in &out[start..] {
-            for n in self.neighbors(stone) {
-                let spot = self.spot(n);
-                if spot.cell.color().is_some() {
-                    self.spot_mut(spot.head).libs += 1;
-                }
+            for n in self.neighbor_indexes(stone) {
+                let head = self.spot(n).head;
+                let libs = &mut self.spot_mut(head).libs;
+                *libs = libs.wrapping_add(1);
             }
         }
     }

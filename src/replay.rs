@@ -626,6 +626,12 @@ impl Replayer {
     #[inline(never)]
     fn walk<'a>(&mut self, game: &'a GameTree, implicit_handicap: &[Point]) {
         let root = game.root();
+        // The moves of the plain runs counted at once: each marked node
+        // is one move, and the walk takes every node but the root through
+        // a run (`plain_move`), where a count a move was an instruction.
+        // The root, even marked, is visited as any other node, and counted
+        // so (`visit_move`).
+        self.moves += game.marked_plain_moves() - usize::from(game.is_marked_plain_move(root.id()));
         self.visit(root);
         if !implicit_handicap.is_empty() {
             self.place_handicap(implicit_handicap);
@@ -754,10 +760,11 @@ impl Replayer {
         let color = if letter & 1 == 0 { Color::Black } else { Color::White };
         if xy == u16::from_le_bytes(*b"tt") {
             // A pass up to 19x19, a point beyond: the general reading decides.
-            return self.visit_move(color, mv.property(), false);
+            self.replay_move(color, mv.property(), false);
+            return;
         }
+        // Counted with the tree's other marked nodes (see `walk`).
         self.state.move_number += 1;
-        self.moves += 1;
         self.check_turn(color, mv);
         self.state.turn = Turn::moved(color);
         // SAFETY: a mark's point letters are lower-case (the parser marks
@@ -772,9 +779,16 @@ impl Replayer {
     /// Replays one B or W property; `forced`: the node has KO[].
     #[inline]
     fn visit_move(&mut self, color: Color, prop: Property<'_>, forced: bool) {
-        let Some(value) = prop.values().next() else { return };
+        self.moves += usize::from(self.replay_move(color, prop, forced));
+    }
+
+    /// [`Replayer::visit_move`] but for the count of moves (a marked
+    /// node's is counted with the others, see `walk`); returns whether
+    /// `prop` has a value, a move to count.
+    #[inline]
+    fn replay_move(&mut self, color: Color, prop: Property<'_>, forced: bool) -> bool {
+        let Some(value) = prop.values().next() else { return false };
         self.state.move_number += 1;
-        self.moves += 1;
         let start = self.diagnostics.len();
         // An unreadable move is reported by the property checks.
         if let Some(mv) = read_move(value, self.size) {
@@ -783,6 +797,7 @@ impl Replayer {
         if forced {
             self.forced(start);
         }
+        true
     }
 
     /// KO[] asks to execute the move whatever the rules say: what the move
@@ -933,7 +948,7 @@ impl Replayer {
         self.captured.clear();
         let suicided = self.state.board.remove(removal, color, pt, &mut self.captured);
         self.state.ko = match self.captured.as_slice() {
-            [single] if suicided == 0 && self.state.board.is_lone_stone(pt) && self.single_liberty(pt) => ko_ban(*single, color.opponent()),
+            [single] if suicided == 0 && self.state.board.is_lone_stone_with_one_liberty(pt) => ko_ban(*single, color.opponent()),
             _ => NO_KO,
         };
         if suicided > 0 && !self.suicide(color, pt, suicided, prop) {
@@ -1029,12 +1044,6 @@ impl Replayer {
         d.severity = Severity::Info;
         d.message.push_str(&note);
         true
-    }
-
-    /// Whether the lone stone at `pt` has exactly one liberty.
-    fn single_liberty(&self, pt: Pt) -> bool {
-        let board = &self.state.board;
-        board.neighbors(pt).iter().filter(|&&n| board.cell(n) == Cell::Empty).count() == 1
     }
 
     /// Superko (where the rules forbid recurrence) or repeated-position,
@@ -1356,6 +1365,8 @@ struct Seen {
     /// the empty board's). All zero is a free slot, and an array of
     /// integers, unlike a struct with padding, is filled by one `memset`,
     /// not a loop writing each slot (see [`Seen::zeroed`]).
+    /// A power of two long (`with_capacity`, `grow`), so that an index
+    /// masked by its length less one is one of its slots.
     slots: Vec<[u64; 2]>,
     len: usize,
 }
@@ -1394,6 +1405,17 @@ impl Seen {
         slots
     }
 
+    /// The slot at `i`, masked by the table's length less one: read with
+    /// no bounds check, where each probe of a capture's position took one.
+    #[inline(always)]
+    fn slot_mut(&mut self, i: usize) -> &mut [u64; 2] {
+        let i = i & (self.slots.len() - 1);
+        debug_assert!(self.slots.len().is_power_of_two());
+        // SAFETY: `slots` is a power of two long (see `slots`), not 0, so
+        // `i`, masked by the length less one, is below it.
+        unsafe { self.slots.get_unchecked_mut(i) }
+    }
+
     /// The slot holding `key`, or the free slot where it would go.
     #[inline]
     fn find(&self, key: u64) -> usize {
@@ -1418,7 +1440,7 @@ impl Seen {
         let mask = self.slots.len() - 1;
         let mut i = key as usize & mask;
         loop {
-            let slot = &mut self.slots[i];
+            let slot = self.slot_mut(i);
             if slot[1] == 0 {
                 *slot = [key, u64::from(move_number) + 1];
                 break;

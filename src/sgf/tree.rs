@@ -389,6 +389,13 @@ impl GameTree {
         self.root_firsts.moves || self.nodes.first().is_some_and(NodeData::is_marked)
     }
 
+    /// Number of nodes marked as plain moves (see
+    /// [`GameTree::is_marked_plain_move`]): every node not listed among
+    /// the unmarked ones.
+    pub(crate) fn marked_plain_moves(&self) -> usize {
+        self.nodes.len() - self.unmarked.len()
+    }
+
     /// Number of nodes in the whole tree.
     pub fn len(&self) -> usize {
         self.nodes.len()
