@@ -56,6 +56,29 @@ fn the_output_is_the_same_in_input_order_whatever_the_jobs() {
 }
 
 #[test]
+fn what_is_said_of_each_file_comes_in_input_order_whatever_the_jobs() {
+    let dir = tempfile::tempdir().unwrap();
+    for i in 0..30 {
+        let text = match i % 3 {
+            0 => game("W+R", ""),
+            1 => "not a game record\n".to_owned(),
+            _ => "(;GM[1]FF[4]SZ[0])\n".to_owned(),
+        };
+        fs::write(dir.path().join(format!("{i:02}.sgf")), text).unwrap();
+    }
+    let said = |jobs: &str| {
+        let out = kifu().args(["score", "--quiet", "--jobs", jobs]).arg(dir.path()).output().unwrap();
+        String::from_utf8_lossy(&out.stderr).into_owned()
+    };
+    let one = said("1");
+    assert_eq!(one.lines().count(), 20, "{one}");
+    assert!(one.lines().next().unwrap().contains("01.sgf: not an SGF file"), "{one}");
+    for _ in 0..3 {
+        assert_eq!(said("2"), one);
+    }
+}
+
+#[test]
 fn finished_only_skips_games_without_two_passes_and_the_summary_says_so() {
     let dir = tempfile::tempdir().unwrap();
     folder(dir.path());

@@ -923,15 +923,20 @@ fn report_fix(name: &str, fixed: FixResult, quiet: bool) {
 /// Reads an input (SGF or another record format), reporting it on stderr
 /// when it holds no game.
 fn parse_input(name: &str, bytes: &[u8], options: &ParseOptions) -> Option<sgf::Parsed> {
+    parse_games(name, bytes, options).map_err(|why| say!("{why}")).ok()
+}
+
+/// The input parsed, or what to say when it holds no game (for workers,
+/// whose messages wait for their file's turn).
+fn parse_games(name: &str, bytes: &[u8], options: &ParseOptions) -> Result<sgf::Parsed, String> {
     let parsed = crate::formats::read(bytes, name, options);
     if parsed.collection.games.is_empty() {
         let why = no_game(&parsed.diagnostics).map_or("no game found", |d| d.message.as_str());
         // The other formats' messages name the format already.
         let what = if crate::formats::detect(bytes, name) == crate::formats::Format::Sgf { "not an SGF file: " } else { "" };
-        say!("{name}: {what}{why}");
-        return None;
+        return Err(format!("{name}: {what}{why}"));
     }
-    Some(parsed)
+    Ok(parsed)
 }
 
 /// The diagnostic saying a file holds no game (`not-sgf`, `empty-file`).

@@ -9,7 +9,7 @@ use std::ops::ControlFlow;
 use std::time::{Duration, Instant};
 
 use super::progress::Progress;
-use super::{Inputs, ScoreFormat, ScoreSettings, Status, parse_input};
+use super::{Inputs, ScoreFormat, ScoreSettings, Status, parse_games};
 use crate::batch::{self, Item};
 use crate::diag::Code;
 use crate::report;
@@ -146,11 +146,14 @@ fn score_item(item: Item, run: &ScoreRun) -> FileScores {
 }
 
 fn score_file(name: &str, bytes: &[u8], run: &ScoreRun, file: &mut FileScores) -> io::Result<()> {
-    // `parse_input` says on stderr itself why a file holds no game.
-    let Some(parsed) = parse_input(name, bytes, &run.inputs.parse) else {
-        file.status = Status::Problems;
-        file.tally.failed += 1;
-        return Ok(());
+    let parsed = match parse_games(name, bytes, &run.inputs.parse) {
+        Ok(parsed) => parsed,
+        Err(why) => {
+            file.said.push(why);
+            file.status = Status::Problems;
+            file.tally.failed += 1;
+            return Ok(());
+        }
     };
     for (index, game) in parsed.collection.games.iter().enumerate() {
         if run.finished_only && !ends_with_two_passes(game, &run.settings.options.variation) {
