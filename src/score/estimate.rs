@@ -1993,15 +1993,29 @@ impl Light {
         captures || libs >= 2 || size < self.self_atari
     }
 
+    /// Whether `p` holds a stone of colour `c` whose chain is in atari:
+    /// the cheap test the replies make on every neighbour of the last
+    /// moves, inlined so that the common answer (no) costs no call.
+    #[inline(always)]
+    fn in_atari_of(&self, p: usize, c: u8) -> bool {
+        self.cell(p) == c && self.in_atari(self.head(p))
+    }
+
     /// The liberty of the chain at `p` if it belongs to the opponent of
     /// `c`, is in atari, and `c` may take it.
-    #[inline]
+    #[inline(always)]
     fn capture_at(&self, p: usize, c: u8) -> Option<usize> {
-        let l = self.capture_at_any(p, c)?;
-        if !self.capture_keeps_liberties(l, c) {
+        if !self.in_atari_of(p, BLACK + WHITE - c) {
             return None;
         }
-        Some(l)
+        self.take_atari_chain(p, c)
+    }
+
+    /// [`Light::capture_at`] for a chain known to be in atari.
+    #[inline(never)]
+    fn take_atari_chain(&self, p: usize, c: u8) -> Option<usize> {
+        let l = self.atari_lib(self.head(p));
+        (self.legal(l, c) && self.capture_keeps_liberties(l, c)).then_some(l)
     }
 
     /// Whether capturing at `l` leaves the capturing chain with two
@@ -2052,28 +2066,20 @@ impl Light {
         k >= 2
     }
 
-    fn capture_at_any(&self, p: usize, c: u8) -> Option<usize> {
-        if self.cell(p) != BLACK + WHITE - c {
-            return None;
-        }
-        let h = self.head(p);
-        if !self.in_atari(h) {
-            return None;
-        }
-        let l = self.atari_lib(h);
-        self.legal(l, c).then_some(l)
-    }
-
     /// A move saving the chain of `c` at `p` if it is in atari: capturing
     /// an enemy chain in atari next to it, or extending to two liberties.
+    #[inline(always)]
     fn save_at(&self, p: usize, c: u8) -> Option<usize> {
-        if self.cell(p) != c {
+        if !self.in_atari_of(p, c) {
             return None;
         }
+        self.save_atari_chain(p, c)
+    }
+
+    /// [`Light::save_at`] for a chain known to be in atari.
+    #[inline(never)]
+    fn save_atari_chain(&self, p: usize, c: u8) -> Option<usize> {
         let h = self.head(p);
-        if !self.in_atari(h) {
-            return None;
-        }
         let mut q = h;
         loop {
             for n in self.nbrs(q) {
