@@ -1782,6 +1782,7 @@ impl Light {
     }
 
     /// Places a stone without capturing.
+    #[inline(always)]
     fn put(&mut self, p: usize, c: u8) {
         self.remove_empty(p);
         *at_mut(&mut self.cells, p) = c;
