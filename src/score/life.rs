@@ -42,6 +42,7 @@
 //! and round), the answer is "unknown".
 
 use std::collections::HashMap;
+use std::hash::{BuildHasherDefault, Hasher};
 
 use crate::board::Pt;
 use crate::score::reader::Position;
@@ -409,6 +410,45 @@ fn at_small_regions(stride: usize, cells: &[u8], stones: &[usize], defender: u8,
     kept
 }
 
+/// The hashing of the memo's keys: a multiplicative hash of each word (as
+/// rustc's own tables), where SipHash guards against chosen keys the memo
+/// never meets; the table is never iterated, so its order does not matter.
+#[derive(Default)]
+struct WordHasher(u64);
+
+impl WordHasher {
+    fn add(&mut self, word: u64) {
+        self.0 = (self.0.rotate_left(5) ^ word).wrapping_mul(0x517c_c1b7_2722_0a95);
+    }
+}
+
+impl Hasher for WordHasher {
+    /// The multiplication's best-mixed high bits brought down to the low
+    /// ones, which pick the table's bucket.
+    fn finish(&self) -> u64 {
+        self.0.rotate_left(26)
+    }
+
+    fn write_usize(&mut self, n: usize) {
+        self.add(n as u64);
+    }
+
+    fn write_u64(&mut self, word: u64) {
+        self.add(word);
+    }
+
+    /// A key's words, as a slice of `u64` hashes them (whole, as bytes).
+    fn write(&mut self, bytes: &[u8]) {
+        let mut words = bytes.chunks_exact(8);
+        for word in &mut words {
+            self.add(u64::from_le_bytes(word.try_into().expect("eight bytes")));
+        }
+        for &b in words.remainder() {
+            self.add(u64::from(b));
+        }
+    }
+}
+
 /// A position of the local game.
 #[derive(Clone)]
 struct State {
@@ -422,7 +462,10 @@ struct Search<'a> {
     /// Positions it may visit before it answers "unknown".
     budget: usize,
     /// Who wins from a position with a side to move, by its key.
-    memo: HashMap<Vec<u64>, bool>,
+    memo: HashMap<Box<[u64]>, bool, BuildHasherDefault<WordHasher>>,
+    /// The keys of the positions on the line being read, one after the
+    /// other: a key is boxed only when its answer is stored.
+    keys: Vec<u64>,
     nodes: usize,
     /// Per point, the number of the last walk of a chain that met it.
     walked: Vec<u32>,
@@ -449,7 +492,8 @@ impl<'a> Search<'a> {
         Search {
             local,
             budget: NODE_BUDGET,
-            memo: HashMap::new(),
+            memo: HashMap::default(),
+            keys: Vec::new(),
             nodes: 0,
             walked: vec![0; points],
             walk: 0,
@@ -461,15 +505,15 @@ impl<'a> Search<'a> {
         }
     }
 
-    /// The cells of the points played (two bits each), the ko point's
-    /// place among them and the side to move.
-    fn key(&self, state: &State, attacker_to_move: bool) -> Vec<u64> {
-        let mut key = Vec::with_capacity(2);
+    /// Appends to [`Search::keys`] the key of the position: the cells of
+    /// the points played (two bits each), the ko point's place among them
+    /// and the side to move.
+    fn push_key(&mut self, state: &State, attacker_to_move: bool) {
         let (mut word, mut bits) = (0u64, 0);
         let mut ko = 0;
         for (i, &p) in self.local.points().enumerate() {
             if bits == 64 {
-                key.push(word);
+                self.keys.push(word);
                 (word, bits) = (0, 0);
             }
             word = word << 2 | u64::from(state.cells[p]);
@@ -478,9 +522,8 @@ impl<'a> Search<'a> {
                 ko = i as u64 + 1;
             }
         }
-        key.push(word);
-        key.push(ko << 1 | u64::from(attacker_to_move));
-        key
+        self.keys.push(word);
+        self.keys.push(ko << 1 | u64::from(attacker_to_move));
     }
 
     /// `Some(true)` if the attacker wins (captures a chain of the group)
@@ -492,19 +535,24 @@ impl<'a> Search<'a> {
         if self.nodes > self.budget || depth > 4 * room + 8 {
             return None;
         }
-        let key = self.key(state, attacker_to_move);
-        if let Some(&won) = self.memo.get(&key) {
+        let at = self.keys.len();
+        self.push_key(state, attacker_to_move);
+        if let Some(&won) = self.memo.get(&self.keys[at..]) {
+            self.keys.truncate(at);
             return Some(won);
         }
         let won = if self.pass_alive(&state.cells) {
-            false
+            Some(false)
         } else if attacker_to_move {
-            self.attacker_move(state, depth)?
+            self.attacker_move(state, depth)
         } else {
-            self.defender_move(state, depth)?
+            self.defender_move(state, depth)
         };
-        self.memo.insert(key, won);
-        Some(won)
+        if let Some(won) = won {
+            self.memo.insert(self.keys[at..].into(), won);
+        }
+        self.keys.truncate(at);
+        won
     }
 
     /// Whether the attacker, to move, wins.
