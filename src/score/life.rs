@@ -44,7 +44,7 @@
 use std::collections::HashMap;
 use std::hash::{BuildHasherDefault, Hasher};
 
-use crate::board::Pt;
+use crate::board::{MAX_SIZE, Pt};
 use crate::score::reader::Position;
 
 const EMPTY: u8 = 0;
@@ -53,6 +53,11 @@ const BORDER: u8 = 3;
 /// Points (empty or the attacker's stones) a group's regions may hold in
 /// all: each region's point is two bits of a position's key.
 const MAX_REGION_POINTS: usize = 24;
+/// The low bits of a move in [`Search::moves`] while they are sorted: its
+/// point (a board's padded layout has fewer points), the bits above its
+/// rank ([`move_rank`]).
+const POINT_BITS: usize = (1 << 16) - 1;
+const _: () = assert!((MAX_SIZE + 2) * (MAX_SIZE + 2) <= POINT_BITS);
 /// Positions a question may visit before it is answered "unknown".
 const NODE_BUDGET: usize = 4_000;
 /// The same, once the walls that could give way are read too: they give
@@ -101,8 +106,7 @@ fn small_region(cells: &[u8], stride: usize, start: usize, defender: u8, settled
 /// killed, is not enclosed by small regions, or the budget ran out.
 pub fn lives_enclosed(stride: usize, cells: &[u8], stones: &[usize], settled: &dyn Fn(usize) -> bool) -> Option<Vec<usize>> {
     let mut local = Local::enclose(stride, cells, stones, settled)?;
-    let start = State { cells: cells.to_vec(), ko: None };
-    if Search::new(&local, cells.len(), false).solve(&start, true, 0) == Some(false) {
+    if Search::new(&local, cells, false).solve(true, 0) == Some(false) {
         return Some(local.group);
     }
     // One chain read whole is read as above, only more strictly.
@@ -111,7 +115,7 @@ pub fn lives_enclosed(stride: usize, cells: &[u8], stones: &[usize], settled: &d
         return None;
     }
     local.read_whole(cells.len());
-    if Search::new(&local, cells.len(), false).solve(&start, true, 0) != Some(false) {
+    if Search::new(&local, cells, false).solve(true, 0) != Some(false) {
         return None;
     }
     // Its chains in atari the attacker takes at once: the group lives
@@ -137,16 +141,15 @@ pub fn dies_enclosed(stride: usize, cells: &[u8], stones: &[usize], settled: &dy
     }
     // The walls only help the defender: a group the attacker cannot take
     // on the group's own points needs them read no further.
-    let start = State { cells: cells.to_vec(), ko: None };
-    if Search::new(&local, cells.len(), true).solve(&start, false, 0) != Some(true) {
+    if Search::new(&local, cells, true).solve(false, 0) != Some(true) {
         return false;
     }
     let Some(local) = local.with_walls(&position, cells, dead) else {
         return false;
     };
-    let mut search = Search::new(&local, cells.len(), true);
+    let mut search = Search::new(&local, cells, true);
     search.budget = WALLS_NODE_BUDGET;
-    search.solve(&start, false, 0) == Some(true)
+    search.solve(false, 0) == Some(true)
 }
 
 /// The group and the regions it encloses.
@@ -410,6 +413,13 @@ fn at_small_regions(stride: usize, cells: &[u8], stones: &[usize], defender: u8,
     kept
 }
 
+/// The rank of a move with `empty` empty neighbours, in the bits above
+/// [`POINT_BITS`]: lower first, so answers `far` from the attacker's last
+/// move after the others, and more empty neighbours first among those.
+fn move_rank(far: bool, empty: usize) -> usize {
+    (usize::from(far) << 3 | (4 - empty)) << POINT_BITS.count_ones()
+}
+
 /// The hashing of the memo's keys: a multiplicative hash of each word (as
 /// rustc's own tables), where SipHash guards against chosen keys the memo
 /// never meets; the table is never iterated, so its order does not matter.
@@ -449,23 +459,25 @@ impl Hasher for WordHasher {
     }
 }
 
-/// A position of the local game.
-#[derive(Clone)]
-struct State {
-    cells: Vec<u8>,
-    /// The point a simple ko forbids to the side to move.
-    ko: Option<usize>,
-}
-
 struct Search<'a> {
     local: &'a Local,
     /// Positions it may visit before it answers "unknown".
     budget: usize,
+    /// The position read: the cells of the board, the moves of the line
+    /// read played on them and taken back.
+    cells: Vec<u8>,
+    /// The point a simple ko forbids to the side to move.
+    ko: Option<usize>,
     /// Who wins from a position with a side to move, by its key.
     memo: HashMap<Box<[u64]>, bool, BuildHasherDefault<WordHasher>>,
     /// The keys of the positions on the line being read, one after the
     /// other: a key is boxed only when its answer is stored.
     keys: Vec<u64>,
+    /// The moves of the positions on the line, one position's after the
+    /// other's, in the order they are tried.
+    moves: Vec<usize>,
+    /// The stones the moves on the line took, to be put back.
+    taken: Vec<usize>,
     nodes: usize,
     /// Per point, the number of the last walk of a chain that met it.
     walked: Vec<u32>,
@@ -487,19 +499,39 @@ struct Search<'a> {
     stack: Vec<usize>,
 }
 
+/// What [`Search::undo`] needs to take a move back.
+struct Played {
+    p: usize,
+    /// The ko point before the move.
+    ko: Option<usize>,
+    /// Where the stones it took start in [`Search::taken`].
+    taken_from: usize,
+}
+
+impl Played {
+    fn took_stones(&self, search: &Search) -> bool {
+        search.taken.len() > self.taken_from
+    }
+}
+
 impl<'a> Search<'a> {
-    fn new(local: &'a Local, points: usize, wall_safe_fills: bool) -> Search<'a> {
+    /// A search from `cells`, no ko point.
+    fn new(local: &'a Local, cells: &[u8], wall_safe_fills: bool) -> Search<'a> {
         Search {
             local,
             budget: NODE_BUDGET,
+            cells: cells.to_vec(),
+            ko: None,
             memo: HashMap::default(),
             keys: Vec::new(),
+            moves: Vec::new(),
+            taken: Vec::new(),
             nodes: 0,
-            walked: vec![0; points],
+            walked: vec![0; cells.len()],
             walk: 0,
             last: 0,
             wall_safe_fills,
-            chain_of: vec![usize::MAX; points],
+            chain_of: vec![usize::MAX; cells.len()],
             numbered: Vec::new(),
             stack: Vec::new(),
         }
@@ -508,7 +540,7 @@ impl<'a> Search<'a> {
     /// Appends to [`Search::keys`] the key of the position: the cells of
     /// the points played (two bits each), the ko point's place among them
     /// and the side to move.
-    fn push_key(&mut self, state: &State, attacker_to_move: bool) {
+    fn push_key(&mut self, attacker_to_move: bool) {
         let (mut word, mut bits) = (0u64, 0);
         let mut ko = 0;
         for (i, &p) in self.local.points().enumerate() {
@@ -516,9 +548,9 @@ impl<'a> Search<'a> {
                 self.keys.push(word);
                 (word, bits) = (0, 0);
             }
-            word = word << 2 | u64::from(state.cells[p]);
+            word = word << 2 | u64::from(self.cells[p]);
             bits += 2;
-            if state.ko == Some(p) {
+            if self.ko == Some(p) {
                 ko = i as u64 + 1;
             }
         }
@@ -529,24 +561,26 @@ impl<'a> Search<'a> {
     /// `Some(true)` if the attacker wins (captures a chain of the group)
     /// from this position, whatever the other side does; `None` if the
     /// search could not tell.
-    fn solve(&mut self, state: &State, attacker_to_move: bool, depth: usize) -> Option<bool> {
+    fn solve(&mut self, attacker_to_move: bool, depth: usize) -> Option<bool> {
         self.nodes += 1;
         let room = self.local.region.len() + if self.local.whole { self.local.group.len() } else { 0 };
         if self.nodes > self.budget || depth > 4 * room + 8 {
             return None;
         }
         let at = self.keys.len();
-        self.push_key(state, attacker_to_move);
+        self.push_key(attacker_to_move);
         if let Some(&won) = self.memo.get(&self.keys[at..]) {
             self.keys.truncate(at);
             return Some(won);
         }
-        let won = if self.pass_alive(&state.cells) {
+        let won = if self.pass_alive() {
             Some(false)
-        } else if attacker_to_move {
-            self.attacker_move(state, depth)
         } else {
-            self.defender_move(state, depth)
+            let from = self.moves.len();
+            self.push_moves(attacker_to_move);
+            let won = if attacker_to_move { self.attacker_move(from, depth) } else { self.defender_move(from, depth) };
+            self.moves.truncate(from);
+            won
         };
         if let Some(won) = won {
             self.memo.insert(self.keys[at..].into(), won);
@@ -555,20 +589,29 @@ impl<'a> Search<'a> {
         won
     }
 
-    /// Whether the attacker, to move, wins.
-    fn attacker_move(&mut self, state: &State, depth: usize) -> Option<bool> {
+    /// Whether the attacker, to move, wins; its moves are those of
+    /// [`Search::moves`] from `from` on.
+    fn attacker_move(&mut self, from: usize, depth: usize) -> Option<bool> {
         let attacker = 3 - self.local.defender;
         let mut unknown = false;
-        for p in self.moves(state, true) {
-            let mut next = state.clone();
-            if !self.play(&mut next, p, attacker) || (self.wall_safe_fills && self.self_atari_outside(&next, p)) {
+        for i in from..self.moves.len() {
+            let p = self.moves[i];
+            let Some(played) = self.play(p, attacker) else {
+                continue;
+            };
+            if self.wall_safe_fills && self.self_atari_outside(p) {
+                self.undo(played);
                 continue;
             }
-            if self.local.taken(&next.cells) || (self.local.whole && next.ko.is_some_and(|k| self.local.group.contains(&k))) {
+            // The group only loses stones to a capture.
+            if played.took_stones(self) && (self.local.taken(&self.cells) || (self.local.whole && self.ko.is_some_and(|k| self.local.group.contains(&k)))) {
+                self.undo(played);
                 return Some(true);
             }
             self.last = p;
-            match self.solve(&next, false, depth + 1) {
+            let answer = self.solve(false, depth + 1);
+            self.undo(played);
+            match answer {
                 Some(true) => return Some(true),
                 None => unknown = true,
                 Some(false) => {}
@@ -578,8 +621,7 @@ impl<'a> Search<'a> {
             // A pass: the defender must then make life itself (its pass
             // would end the game with the group not pass-alive).
             self.last = 0;
-            let pass = State { cells: state.cells.clone(), ko: None };
-            match self.solve(&pass, false, depth + 1) {
+            match self.solve_after_pass(false, depth) {
                 Some(true) => return Some(true),
                 None => unknown = true,
                 Some(false) => {}
@@ -589,26 +631,32 @@ impl<'a> Search<'a> {
     }
 
     /// Whether the attacker wins with the defender to move (the defender
-    /// may pass).
-    fn defender_move(&mut self, state: &State, depth: usize) -> Option<bool> {
+    /// may pass); its moves are those of [`Search::moves`] from `from` on.
+    fn defender_move(&mut self, from: usize, depth: usize) -> Option<bool> {
         let defender = self.local.defender;
         let mut unknown = false;
-        let last = self.last;
-        let mut moves = self.moves(state, false);
-        // Answers next to the attacker's last move first.
-        moves.sort_by_key(|&p| !self.local.nbrs(p).contains(&last));
-        for p in moves {
-            let mut next = state.clone();
-            if !self.play(&mut next, p, defender) || self.takes_off_local(state, &next, p) {
+        for i in from..self.moves.len() {
+            let p = self.moves[i];
+            let Some(played) = self.play(p, defender) else {
+                continue;
+            };
+            // Its stones on a joint taking stones: their points are off
+            // the local game, liberties the attacker could not fill.
+            if played.took_stones(self) && self.local.joints.contains(&p) {
+                self.undo(played);
                 continue;
             }
-            if self.local.walls.iter().any(|&w| next.cells[w] != 3 - defender) {
+            if self.local.walls.iter().any(|&w| self.cells[w] != 3 - defender) {
+                self.undo(played);
                 return Some(false);
             }
-            if self.self_atari_on_wall(&next, p) {
+            if self.self_atari_on_wall(p) {
+                self.undo(played);
                 continue;
             }
-            match self.solve(&next, true, depth + 1) {
+            let answer = self.solve(true, depth + 1);
+            self.undo(played);
+            match answer {
                 Some(false) => return Some(false),
                 None => unknown = true,
                 Some(true) => {}
@@ -617,68 +665,78 @@ impl<'a> Search<'a> {
         if self.local.whole {
             return if unknown { None } else { Some(true) };
         }
-        let pass = State { cells: state.cells.clone(), ko: None };
-        match self.solve(&pass, true, depth + 1) {
+        match self.solve_after_pass(true, depth) {
             Some(false) => Some(false),
             _ if unknown => None,
             answer => answer,
         }
     }
 
-    /// Whether the defender's stone just played at `p`, on a joint, took
-    /// stones: their points are off the local game, liberties the
-    /// attacker could not fill.
-    fn takes_off_local(&self, before: &State, after: &State, p: usize) -> bool {
-        self.local.joints.contains(&p) && self.local.nbrs(p).iter().any(|&q| before.cells[q] != after.cells[q])
+    /// [`Search::solve`] after a pass: the same cells, no ko point.
+    fn solve_after_pass(&mut self, attacker_to_move: bool, depth: usize) -> Option<bool> {
+        let ko = self.ko.take();
+        let answer = self.solve(attacker_to_move, depth + 1);
+        self.ko = ko;
+        answer
     }
 
     /// Whether the attacker's stone just played at `p`, on a liberty
     /// outside the regions, left its chain in atari: the defender would
     /// take it there, off the points the local game plays.
-    fn self_atari_outside(&mut self, state: &State, p: usize) -> bool {
-        self.local.region.binary_search(&p).is_err() && self.chain(&state.cells, p).1 < 2
+    fn self_atari_outside(&mut self, p: usize) -> bool {
+        self.local.region.binary_search(&p).is_err() && self.liberties(p, 2) < 2
     }
 
     /// Whether the defender's stone just played at `p`, on a wall's
     /// liberty, is in atari: the wall's side would take it, likely off the
     /// points the local game plays.
-    fn self_atari_on_wall(&mut self, state: &State, p: usize) -> bool {
-        self.local.wall_liberties.binary_search(&p).is_ok() && self.liberties(&state.cells, p, 2) < 2
+    fn self_atari_on_wall(&mut self, p: usize) -> bool {
+        self.local.wall_liberties.binary_search(&p).is_ok() && self.liberties(p, 2) < 2
     }
 
     /// Plays `color` at `p` if legal (empty, not the ko point, not
     /// suicide), removing what it captures and setting the ko point.
-    fn play(&mut self, state: &mut State, p: usize, color: u8) -> bool {
-        if state.cells[p] != EMPTY || state.ko == Some(p) {
-            return false;
+    fn play(&mut self, p: usize, color: u8) -> Option<Played> {
+        if self.cells[p] != EMPTY || self.ko == Some(p) {
+            return None;
         }
-        state.cells[p] = color;
-        let mut captured = Vec::new();
+        self.cells[p] = color;
+        let played = Played { p, ko: self.ko, taken_from: self.taken.len() };
         for q in self.local.nbrs(p) {
             // Taken off at once: the other enemy chains beside `p` are not
             // beside these stones.
-            if state.cells[q] == 3 - color && self.liberties(&state.cells, q, 1) == 0 {
-                let (stones, _) = self.chain(&state.cells, q);
-                for &s in &stones {
-                    state.cells[s] = EMPTY;
-                }
-                captured.extend(stones);
+            if self.cells[q] == 3 - color && self.liberties(q, 1) == 0 {
+                self.take_chain(q);
             }
         }
-        let liberties = self.liberties(&state.cells, p, 2);
+        let liberties = self.liberties(p, 2);
         if liberties == 0 {
-            state.cells[p] = EMPTY;
-            return false;
+            // Nothing was taken: a capture leaves a liberty.
+            self.cells[p] = EMPTY;
+            return None;
         }
-        let alone = self.local.nbrs(p).iter().all(|&q| state.cells[q] != color);
-        state.ko = (captured.len() == 1 && alone && liberties == 1).then(|| captured[0]);
-        true
+        let alone = self.local.nbrs(p).iter().all(|&q| self.cells[q] != color);
+        let one_taken = self.taken.len() == played.taken_from + 1;
+        self.ko = (one_taken && alone && liberties == 1).then(|| self.taken[played.taken_from]);
+        Some(played)
+    }
+
+    /// Takes back the move `played`: its stone, the stones it took (of
+    /// the other colour), the ko point.
+    fn undo(&mut self, played: Played) {
+        let color = self.cells[played.p];
+        for &s in &self.taken[played.taken_from..] {
+            self.cells[s] = 3 - color;
+        }
+        self.taken.truncate(played.taken_from);
+        self.cells[played.p] = EMPTY;
+        self.ko = played.ko;
     }
 
     /// The liberties of the chain at `p`, counted up to `limit`.
-    fn liberties(&mut self, cells: &[u8], p: usize, limit: usize) -> usize {
+    fn liberties(&mut self, p: usize, limit: usize) -> usize {
         self.walk += 1;
-        let color = cells[p];
+        let color = self.cells[p];
         self.walked[p] = self.walk;
         let mut stack = std::mem::take(&mut self.stack);
         stack.clear();
@@ -690,9 +748,9 @@ impl<'a> Search<'a> {
                     continue;
                 }
                 self.walked[q] = self.walk;
-                if cells[q] == color {
+                if self.cells[q] == color {
                     stack.push(q);
-                } else if cells[q] == EMPTY {
+                } else if self.cells[q] == EMPTY {
                     liberties += 1;
                     if liberties == limit {
                         break 'walk;
@@ -704,59 +762,58 @@ impl<'a> Search<'a> {
         liberties
     }
 
-    /// The stones of the chain at `p` and its number of liberties.
-    fn chain(&mut self, cells: &[u8], p: usize) -> (Vec<usize>, usize) {
-        self.walk += 1;
-        let color = cells[p];
-        self.walked[p] = self.walk;
-        let mut stones = vec![p];
-        let mut liberties = 0;
-        let mut i = 0;
-        while i < stones.len() {
-            let s = stones[i];
+    /// Removes the chain at `p`, its stones added to [`Search::taken`]
+    /// (`p` first).
+    fn take_chain(&mut self, p: usize) {
+        let color = self.cells[p];
+        let from = self.taken.len();
+        self.cells[p] = EMPTY;
+        self.taken.push(p);
+        let mut i = from;
+        while i < self.taken.len() {
+            let s = self.taken[i];
             i += 1;
             for q in self.local.nbrs(s) {
-                if self.walked[q] == self.walk {
-                    continue;
-                }
-                if cells[q] == color {
-                    self.walked[q] = self.walk;
-                    stones.push(q);
-                } else if cells[q] == EMPTY {
-                    self.walked[q] = self.walk;
-                    liberties += 1;
+                if self.cells[q] == color {
+                    self.cells[q] = EMPTY;
+                    self.taken.push(q);
                 }
             }
         }
-        (stones, liberties)
     }
 
-    /// The empty points of the regions (and, for the attacker, the
-    /// group's liberties outside them; for the defender, its joints),
-    /// those with more empty neighbours first (the vital points of an eye
-    /// space have the most).
-    fn moves(&self, state: &State, attacker: bool) -> Vec<usize> {
-        let outside = if attacker { &self.local.outside[..] } else { &self.local.joints[..] };
-        let group = if self.local.whole { &self.local.group[..] } else { &[] };
-        let mut moves: Vec<(usize, usize)> = self
-            .local
-            .region
-            .iter()
-            .chain(outside)
-            .chain(&self.local.wall_liberties)
-            .chain(group)
-            .filter(|&&p| state.cells[p] == EMPTY && state.ko != Some(p))
-            .map(|&p| (self.local.nbrs(p).iter().filter(|&&q| state.cells[q] == EMPTY).count(), p))
-            .collect();
-        moves.sort_unstable_by(|a, b| b.0.cmp(&a.0).then(a.1.cmp(&b.1)));
-        moves.into_iter().map(|(_, p)| p).collect()
+    /// Appends to [`Search::moves`] the moves of the side to move: the
+    /// empty points of the regions (and, for the attacker, the group's
+    /// liberties outside them; for the defender, its joints), those with
+    /// more empty neighbours first (the vital points of an eye space have
+    /// the most); the defender's answers next to the attacker's last move
+    /// before all others.
+    fn push_moves(&mut self, attacker: bool) {
+        let local = self.local;
+        let outside = if attacker { &local.outside[..] } else { &local.joints[..] };
+        let group = if local.whole { &local.group[..] } else { &[] };
+        let from = self.moves.len();
+        for &p in local.region.iter().chain(outside).chain(&local.wall_liberties).chain(group) {
+            if self.cells[p] == EMPTY && self.ko != Some(p) {
+                let far = !attacker && !local.nbrs(p).contains(&self.last);
+                let empty = local.nbrs(p).iter().filter(|&&q| self.cells[q] == EMPTY).count();
+                self.moves.push(move_rank(far, empty) | p);
+            }
+        }
+        // Ranks and points are told apart by their bits; the points of a
+        // position are distinct, so the order is the same whatever sort.
+        self.moves[from..].sort_unstable();
+        for rank_and_p in &mut self.moves[from..] {
+            *rank_and_p &= POINT_BITS;
+        }
     }
 
     /// Benson's condition on the regions as they are: every chain of the
     /// defender's there keeps two regions each of whose empty points is
     /// its liberty, among regions bordered by such chains only.
-    fn pass_alive(&mut self, cells: &[u8]) -> bool {
+    fn pass_alive(&mut self) -> bool {
         let local = self.local;
+        let cells = &self.cells;
         // Chains of the defender (the group's and any played in the
         // regions), numbered; the walk's stamp marks the region points met.
         let chain_of = &mut self.chain_of;
@@ -996,8 +1053,7 @@ mod tests {
         ];
         let (stride, cells, white) = diagram(&with_open_ground(&cut));
         let local = Local::enclose(stride, &cells, &[white], &|_| false).expect("an enclosed group");
-        let start = State { cells: cells.clone(), ko: None };
-        assert_eq!(Search::new(&local, cells.len(), false).solve(&start, true, 0), Some(true));
+        assert_eq!(Search::new(&local, &cells, false).solve(true, 0), Some(true));
     }
 
     /// Whether the white group of the diagram lives read whole
@@ -1006,8 +1062,7 @@ mod tests {
         let (stride, cells, white) = diagram(&with_open_ground(rows));
         let mut local = Local::enclose(stride, &cells, &[white], &|_| false).expect("an enclosed group");
         local.read_whole(cells.len());
-        let start = State { cells: cells.clone(), ko: None };
-        Search::new(&local, cells.len(), false).solve(&start, true, 0) == Some(false)
+        Search::new(&local, &cells, false).solve(true, 0) == Some(false)
     }
 
     #[test]
@@ -1066,8 +1121,7 @@ mod tests {
         let settled = |p: usize| analysis.chain_id(p as Pt).is_some_and(|id| analysis.chain(id).pass_alive);
         let a14 = 6 * stride + 1;
         let local = Local::enclose(stride, &cells, &[a14], &settled).expect("an enclosed group");
-        let start = State { cells: cells.clone(), ko: None };
-        assert_ne!(Search::new(&local, cells.len(), false).solve(&start, true, 0), Some(false));
+        assert_ne!(Search::new(&local, &cells, false).solve(true, 0), Some(false));
         let living = lives_enclosed(stride, &cells, &[a14], &settled).expect("the group lives read whole");
         assert!(living.contains(&a14));
     }
