@@ -497,6 +497,7 @@ struct Search<'a> {
     numbered: Vec<usize>,
     /// The points [`Search::liberties`] has yet to walk from.
     stack: Vec<usize>,
+    benson: Benson,
 }
 
 /// What [`Search::undo`] needs to take a move back.
@@ -534,6 +535,7 @@ impl<'a> Search<'a> {
             chain_of: vec![usize::MAX; cells.len()],
             numbered: Vec::new(),
             stack: Vec::new(),
+            benson: Benson::default(),
         }
     }
 
@@ -812,14 +814,47 @@ impl<'a> Search<'a> {
     /// defender's there keeps two regions each of whose empty points is
     /// its liberty, among regions bordered by such chains only.
     fn pass_alive(&mut self) -> bool {
+        let chains = self.number_chains();
+        self.find_regions();
         let local = self.local;
-        let cells = &self.cells;
-        // Chains of the defender (the group's and any played in the
-        // regions), numbered; the walk's stamp marks the region points met.
-        let chain_of = &mut self.chain_of;
-        self.walk += 1;
-        let (seen, walk) = (&mut self.walked, self.walk);
-        let numbered = &mut self.numbered;
+        let benson = &mut self.benson;
+        benson.alive.clear();
+        benson.alive.resize(chains, true);
+        loop {
+            benson.healthy.clear();
+            benson.healthy.resize(chains, 0);
+            let (mut around_from, mut vital_from) = (0, 0);
+            for &(around_end, vital_end) in &benson.ends {
+                if benson.around[around_from..around_end].iter().all(|&c| benson.alive[c]) {
+                    for &c in &benson.vital[vital_from..vital_end] {
+                        benson.healthy[c] += 1;
+                    }
+                }
+                (around_from, vital_from) = (around_end, vital_end);
+            }
+            let mut changed = false;
+            for c in 0..chains {
+                if benson.alive[c] && benson.healthy[c] < 2 {
+                    benson.alive[c] = false;
+                    changed = true;
+                }
+            }
+            if !changed {
+                break;
+            }
+        }
+        let lives = local.group.iter().all(|&s| self.cells[s] != local.defender || benson.alive[self.chain_of[s]]);
+        for &p in &self.numbered {
+            self.chain_of[p] = usize::MAX;
+        }
+        lives
+    }
+
+    /// Numbers the chains of the defender (the group's and any played in
+    /// the regions) in [`Search::chain_of`]; their count.
+    fn number_chains(&mut self) -> usize {
+        let (local, cells, chain_of) = (self.local, &self.cells, &mut self.chain_of);
+        let (numbered, todo) = (&mut self.numbered, &mut self.benson.todo);
         numbered.clear();
         let mut chains = 0;
         // Every point the defender may hold: its stones played on a joint
@@ -829,7 +864,7 @@ impl<'a> Search<'a> {
             if cells[start] != local.defender || chain_of[start] != usize::MAX {
                 continue;
             }
-            let mut todo = vec![start];
+            todo.push(start);
             chain_of[start] = chains;
             numbered.push(start);
             while let Some(p) = todo.pop() {
@@ -843,17 +878,31 @@ impl<'a> Search<'a> {
             }
             chains += 1;
         }
-        // Regions: the connected non-defender points of the regions, each
-        // with the chains around it and those it is vital to.
-        let mut regions: Vec<(Vec<usize>, Vec<usize>)> = Vec::new();
+        chains
+    }
+
+    /// The regions for [`Search::pass_alive`], in [`Search::benson`]: the
+    /// connected non-defender points of the regions, each with the chains
+    /// around it and those it is vital to; the walk's stamp marks the
+    /// region points met.
+    fn find_regions(&mut self) {
+        let (local, cells, chain_of) = (self.local, &self.cells, &self.chain_of);
+        self.walk += 1;
+        let (seen, walk) = (&mut self.walked, self.walk);
+        let benson = &mut self.benson;
+        benson.around.clear();
+        benson.vital.clear();
+        benson.ends.clear();
         let group = if local.whole { &local.group[..] } else { &[] };
         for &start in local.region.iter().chain(group) {
             if cells[start] == local.defender || seen[start] == walk {
                 continue;
             }
             seen[start] = walk;
-            let mut points = vec![start];
-            let mut around = Vec::new();
+            let points = &mut benson.points;
+            points.clear();
+            points.push(start);
+            let around_from = benson.around.len();
             // Whether the region reaches past the points read (through
             // the group's points once taken): no eye.
             let mut open = false;
@@ -863,8 +912,8 @@ impl<'a> Search<'a> {
                 i += 1;
                 for q in local.nbrs(p) {
                     if cells[q] == local.defender {
-                        if !around.contains(&chain_of[q]) {
-                            around.push(chain_of[q]);
+                        if !benson.around[around_from..].contains(&chain_of[q]) {
+                            benson.around.push(chain_of[q]);
                         }
                     } else if cells[q] != BORDER && seen[q] != walk {
                         if local.whole && !local.inside[q] {
@@ -877,39 +926,36 @@ impl<'a> Search<'a> {
                 }
             }
             if open {
+                benson.around.truncate(around_from);
                 continue;
             }
-            let vital: Vec<usize> =
-                around.iter().copied().filter(|&c| points.iter().all(|&p| cells[p] != EMPTY || local.nbrs(p).iter().any(|&q| chain_of[q] == c))).collect();
-            regions.push((around, vital));
-        }
-        let mut alive = vec![true; chains];
-        loop {
-            let mut healthy = vec![0usize; chains];
-            for (around, vital) in &regions {
-                if around.iter().all(|&c| alive[c]) {
-                    for &c in vital {
-                        healthy[c] += 1;
-                    }
+            for &c in &benson.around[around_from..] {
+                if points.iter().all(|&p| cells[p] != EMPTY || local.nbrs(p).iter().any(|&q| chain_of[q] == c)) {
+                    benson.vital.push(c);
                 }
             }
-            let mut changed = false;
-            for c in 0..chains {
-                if alive[c] && healthy[c] < 2 {
-                    alive[c] = false;
-                    changed = true;
-                }
-            }
-            if !changed {
-                break;
-            }
+            benson.ends.push((benson.around.len(), benson.vital.len()));
         }
-        let lives = local.group.iter().all(|&s| cells[s] != local.defender || alive[chain_of[s]]);
-        for &p in numbered.iter() {
-            chain_of[p] = usize::MAX;
-        }
-        lives
     }
+}
+
+/// The scratch of [`Search::pass_alive`], kept from call to call.
+#[derive(Default)]
+struct Benson {
+    /// The stones of a chain yet to walk from.
+    todo: Vec<usize>,
+    /// The points of the region walked.
+    points: Vec<usize>,
+    /// The chains around each region, one region's after the other's.
+    around: Vec<usize>,
+    /// The chains each region is vital to, likewise.
+    vital: Vec<usize>,
+    /// Per region, where its chains end in `around` and in `vital`.
+    ends: Vec<(usize, usize)>,
+    /// Per chain, whether it still counts as alive.
+    alive: Vec<bool>,
+    /// Per chain, the regions vital to it bordered by living chains only.
+    healthy: Vec<usize>,
 }
 
 #[cfg(test)]
