@@ -71,31 +71,70 @@ fn nbrs(stride: usize, p: usize) -> [usize; 4] {
     [p - stride, p - 1, p + 1, p + stride]
 }
 
-/// The points connected to the empty point `start` through points that are
-/// not the defender's, and the defender's stones around them; `None` if
-/// they are more than [`MAX_REGION_POINTS`], or hold a stone of a
-/// pass-alive enemy chain (`settled`): no eye space of the defender's,
-/// since nothing there can be taken.
-fn small_region(cells: &[u8], stride: usize, start: usize, defender: u8, settled: &dyn Fn(usize) -> bool) -> Option<(Vec<usize>, Vec<usize>)> {
-    let mut points = vec![start];
-    let mut border = Vec::new();
-    let mut i = 0;
-    while i < points.len() {
-        let p = points[i];
-        i += 1;
-        for q in nbrs(stride, p) {
-            let c = cells[q];
-            if c == defender {
-                border.push(q);
-            } else if c != BORDER && !points.contains(&q) {
-                if points.len() == MAX_REGION_POINTS || settled(q) {
-                    return None;
+/// The walks of [`Ground::small_region`] over one board, with what they
+/// found kept for the next.
+struct Ground<'a> {
+    stride: usize,
+    cells: &'a [u8],
+    defender: u8,
+    settled: &'a dyn Fn(usize) -> bool,
+    /// Per point, the number of the last walk that met it.
+    walked: Vec<u32>,
+    walk: u32,
+    /// Per point, whether a walk that met it found open ground: from
+    /// any of its empty points (none of them `settled`), a walk meets
+    /// the same points, so it would find open ground again.
+    open: Vec<bool>,
+    /// The last small region's points.
+    points: Vec<usize>,
+    /// The defender's stones around them (a stone once for each of its
+    /// points there).
+    border: Vec<usize>,
+}
+
+impl<'a> Ground<'a> {
+    fn new(stride: usize, cells: &'a [u8], defender: u8, settled: &'a dyn Fn(usize) -> bool) -> Ground<'a> {
+        Ground { stride, cells, defender, settled, walked: vec![0; cells.len()], walk: 0, open: vec![false; cells.len()], points: Vec::new(), border: Vec::new() }
+    }
+
+    /// Whether the points connected to the empty point `start` through
+    /// points that are not the defender's are a small region: no more
+    /// than [`MAX_REGION_POINTS`], and no stone of a pass-alive enemy
+    /// chain (`settled`) among them (no eye space of the defender's,
+    /// since nothing there can be taken). If so, they are in
+    /// [`Ground::points`] and the defender's stones around them in
+    /// [`Ground::border`].
+    fn small_region(&mut self, start: usize) -> bool {
+        if self.open[start] && !(self.settled)(start) {
+            return false;
+        }
+        self.walk += 1;
+        self.walked[start] = self.walk;
+        self.points.clear();
+        self.border.clear();
+        self.points.push(start);
+        let mut i = 0;
+        while i < self.points.len() {
+            let p = self.points[i];
+            i += 1;
+            for q in nbrs(self.stride, p) {
+                let c = self.cells[q];
+                if c == self.defender {
+                    self.border.push(q);
+                } else if c != BORDER && self.walked[q] != self.walk {
+                    if self.points.len() == MAX_REGION_POINTS || (self.settled)(q) {
+                        for &r in &self.points {
+                            self.open[r] = true;
+                        }
+                        return false;
+                    }
+                    self.walked[q] = self.walk;
+                    self.points.push(q);
                 }
-                points.push(q);
             }
         }
+        true
     }
-    Some((points, border))
 }
 
 /// Whether the group of `stones` (cells in the board's padded layout: 0
@@ -198,7 +237,8 @@ impl Local {
         let mut in_group = vec![false; cells.len()];
         let mut met = vec![false; cells.len()];
         let (mut group, mut region, mut outside) = (Vec::new(), Vec::new(), Vec::new());
-        let mut todo = at_small_regions(stride, cells, stones, defender, settled);
+        let mut ground = Ground::new(stride, cells, defender, settled);
+        let mut todo = at_small_regions(&mut ground, stones);
         while let Some(p) = todo.pop() {
             if in_group[p] {
                 continue;
@@ -209,18 +249,15 @@ impl Local {
                 if cells[q] == defender {
                     todo.push(q);
                 } else if cells[q] == EMPTY && !met[q] {
-                    match small_region(cells, stride, q, defender, settled) {
-                        Some((points, border)) => {
-                            for &r in &points {
-                                met[r] = true;
-                            }
-                            region.extend(points);
-                            todo.extend(border);
+                    if ground.small_region(q) {
+                        for &r in &ground.points {
+                            met[r] = true;
                         }
-                        None => {
-                            met[q] = true;
-                            outside.push(q);
-                        }
+                        region.extend_from_slice(&ground.points);
+                        todo.extend_from_slice(&ground.border);
+                    } else {
+                        met[q] = true;
+                        outside.push(q);
                     }
                 }
             }
@@ -245,7 +282,7 @@ impl Local {
             whole: false,
             inside: Vec::new(),
         };
-        local.joints = local.joints(cells, &in_group);
+        local.joints = local.joints(cells, &in_group, &mut ground);
         Some(local)
     }
 
@@ -256,20 +293,39 @@ impl Local {
     /// defender answers on the other, as in the game. A stone there joins
     /// no chain outside the group and gives it no liberty the attacker
     /// could not fill, so "it lives" stays sound.
-    fn joints(&self, cells: &[u8], in_group: &[bool]) -> Vec<usize> {
-        let position = Position::from_cells(self.stride, cells);
-        let joins = |p: usize| {
-            let nbrs = self.nbrs(p);
-            let mut chains = nbrs.iter().filter(|&&q| in_group[q]).map(|&q| position.chain(q).0.into_iter().min());
-            let first = chains.next().flatten();
-            let closed = nbrs.iter().all(|&q| match cells[q] {
+    fn joints(&self, cells: &[u8], in_group: &[bool], ground: &mut Ground) -> Vec<usize> {
+        let closed = |p: usize| {
+            self.nbrs(p).iter().all(|&q| match cells[q] {
                 EMPTY => self.is_local(q),
                 c if c == self.defender => in_group[q],
                 _ => true,
-            });
-            closed && chains.any(|c| c != first)
+            })
         };
-        self.outside.iter().copied().filter(|&p| joins(p)).collect()
+        self.outside.iter().copied().filter(|&p| closed(p) && self.joins_chains(p, in_group, ground)).collect()
+    }
+
+    /// Whether the point `p` is beside two chains of the group (its
+    /// stones marked `in_group`): the first one met walked, with
+    /// [`Ground`]'s marks.
+    fn joins_chains(&self, p: usize, in_group: &[bool], ground: &mut Ground) -> bool {
+        let mut beside = self.nbrs(p).into_iter().filter(|&q| in_group[q]);
+        let Some(first) = beside.next() else {
+            return false;
+        };
+        ground.walk += 1;
+        let walk = ground.walk;
+        ground.walked[first] = walk;
+        ground.points.clear();
+        ground.points.push(first);
+        while let Some(s) = ground.points.pop() {
+            for q in self.nbrs(s) {
+                if ground.cells[q] == self.defender && ground.walked[q] != walk {
+                    ground.walked[q] = walk;
+                    ground.points.push(q);
+                }
+            }
+        }
+        beside.any(|q| ground.walked[q] != walk)
     }
 
     /// The local game read whole ([`Local::whole`]).
@@ -375,9 +431,10 @@ impl Local {
 /// region. A chain whose liberties all lie on open ground adds nothing to
 /// the eye space, and the rest of the group does not die with it: read with
 /// the group, its capture would end the search for nothing.
-fn at_small_regions(stride: usize, cells: &[u8], stones: &[usize], defender: u8, settled: &dyn Fn(usize) -> bool) -> Vec<usize> {
+fn at_small_regions(ground: &mut Ground, stones: &[usize]) -> Vec<usize> {
+    let (stride, cells, defender) = (ground.stride, ground.cells, ground.defender);
     // Per empty point: 1 in a small region, 2 on open ground, 0 not yet looked at.
-    let mut ground = vec![0u8; cells.len()];
+    let mut class = vec![0u8; cells.len()];
     let mut seen = vec![false; cells.len()];
     let mut kept = Vec::new();
     for &start in stones {
@@ -396,13 +453,14 @@ fn at_small_regions(stride: usize, cells: &[u8], stones: &[usize], defender: u8,
                     seen[q] = true;
                     chain.push(q);
                 } else if cells[q] == EMPTY && !at_region {
-                    if ground[q] == 0 {
-                        match small_region(cells, stride, q, defender, settled) {
-                            Some((points, _)) => points.iter().for_each(|&r| ground[r] = 1),
-                            None => ground[q] = 2,
+                    if class[q] == 0 {
+                        if ground.small_region(q) {
+                            ground.points.iter().for_each(|&r| class[r] = 1);
+                        } else {
+                            class[q] = 2;
                         }
                     }
-                    at_region = ground[q] == 1;
+                    at_region = class[q] == 1;
                 }
             }
         }
