@@ -556,6 +556,40 @@ struct Search<'a> {
     /// The points [`Search::liberties`] has yet to walk from.
     stack: Vec<usize>,
     benson: Benson,
+    /// The local game's lists of points, each once in one slice: read at
+    /// every node.
+    lists: Lists,
+}
+
+/// The points of a local game as [`Search`] reads them.
+struct Lists {
+    /// The points played, in the order of a position's key
+    /// ([`Local::points`]).
+    played: Vec<usize>,
+    /// The points the attacker may play on ([`Search::push_moves`]).
+    attacker_tries: Vec<usize>,
+    /// The points the defender may play on.
+    defender_tries: Vec<usize>,
+    /// The points the defender may hold: the group's and those played
+    /// ([`Search::number_chains`]).
+    held: Vec<usize>,
+    /// The points Benson's regions are walked from: the regions' and (read
+    /// whole) the group's ([`Search::find_regions`]).
+    eye_space: Vec<usize>,
+}
+
+impl Lists {
+    fn new(local: &Local) -> Lists {
+        let group = if local.whole { &local.group[..] } else { &[] };
+        let tries = |outside: &[usize]| local.region.iter().chain(outside).chain(&local.wall_liberties).chain(group).copied().collect();
+        Lists {
+            played: local.points().copied().collect(),
+            attacker_tries: tries(&local.outside),
+            defender_tries: tries(&local.joints),
+            held: local.group.iter().chain(local.points()).copied().collect(),
+            eye_space: local.region.iter().chain(group).copied().collect(),
+        }
+    }
 }
 
 /// What [`Search::undo`] needs to take a move back.
@@ -594,6 +628,7 @@ impl<'a> Search<'a> {
             numbered: Vec::new(),
             stack: Vec::new(),
             benson: Benson::default(),
+            lists: Lists::new(local),
         }
     }
 
@@ -603,7 +638,7 @@ impl<'a> Search<'a> {
     fn push_key(&mut self, attacker_to_move: bool) {
         let (mut word, mut bits) = (0u64, 0);
         let mut ko = 0;
-        for (i, &p) in self.local.points().enumerate() {
+        for (i, &p) in self.lists.played.iter().enumerate() {
             if bits == 64 {
                 self.keys.push(word);
                 (word, bits) = (0, 0);
@@ -850,10 +885,9 @@ impl<'a> Search<'a> {
     /// before all others.
     fn push_moves(&mut self, attacker: bool) {
         let local = self.local;
-        let outside = if attacker { &local.outside[..] } else { &local.joints[..] };
-        let group = if local.whole { &local.group[..] } else { &[] };
+        let tries = if attacker { &self.lists.attacker_tries } else { &self.lists.defender_tries };
         let from = self.moves.len();
-        for &p in local.region.iter().chain(outside).chain(&local.wall_liberties).chain(group) {
+        for &p in tries {
             if self.cells[p] == EMPTY && self.ko != Some(p) {
                 let far = !attacker && !local.nbrs(p).contains(&self.last);
                 let empty = local.nbrs(p).iter().filter(|&&q| self.cells[q] == EMPTY).count();
@@ -918,7 +952,7 @@ impl<'a> Search<'a> {
         // Every point the defender may hold: its stones played on a joint
         // or a wall's liberty may stand apart from the group once a chain
         // of it is taken.
-        for &start in local.group.iter().chain(local.points()) {
+        for &start in &self.lists.held {
             if cells[start] != local.defender || chain_of[start] != usize::MAX {
                 continue;
             }
@@ -951,8 +985,7 @@ impl<'a> Search<'a> {
         benson.around.clear();
         benson.vital.clear();
         benson.ends.clear();
-        let group = if local.whole { &local.group[..] } else { &[] };
-        for &start in local.region.iter().chain(group) {
+        for &start in &self.lists.eye_space {
             if cells[start] == local.defender || seen[start] == walk {
                 continue;
             }
