@@ -906,9 +906,13 @@ impl<'a> Search<'a> {
     /// defender's there keeps two regions each of whose empty points is
     /// its liberty, among regions bordered by such chains only.
     fn pass_alive(&mut self) -> bool {
-        let chains = self.number_chains();
-        self.find_regions();
         let local = self.local;
+        if self.find_regions() < 2 {
+            // No chain has two regions to keep: all of them fail.
+            return local.group.iter().all(|&s| self.cells[s] != local.defender);
+        }
+        let chains = self.number_chains();
+        self.chains_around_regions();
         let benson = &mut self.benson;
         benson.alive.clear();
         benson.alive.resize(chains, true);
@@ -973,40 +977,33 @@ impl<'a> Search<'a> {
         chains
     }
 
-    /// The regions for [`Search::pass_alive`], in [`Search::benson`]: the
-    /// connected non-defender points of the regions, each with the chains
-    /// around it and those it is vital to; the walk's stamp marks the
-    /// region points met.
-    fn find_regions(&mut self) {
-        let (local, cells, chain_of) = (self.local, &self.cells, &self.chain_of);
+    /// The regions for [`Search::pass_alive`], their points in
+    /// [`Search::benson`]: the connected non-defender points of the
+    /// regions (the walk's stamp marks those met); their count.
+    fn find_regions(&mut self) -> usize {
+        let (local, cells) = (self.local, &self.cells);
         self.walk += 1;
         let (seen, walk) = (&mut self.walked, self.walk);
         let benson = &mut self.benson;
-        benson.around.clear();
-        benson.vital.clear();
-        benson.ends.clear();
+        benson.points.clear();
+        benson.point_ends.clear();
         for &start in &self.lists.eye_space {
             if cells[start] == local.defender || seen[start] == walk {
                 continue;
             }
             seen[start] = walk;
             let points = &mut benson.points;
-            points.clear();
+            let from = points.len();
             points.push(start);
-            let around_from = benson.around.len();
             // Whether the region reaches past the points read (through
             // the group's points once taken): no eye.
             let mut open = false;
-            let mut i = 0;
+            let mut i = from;
             while i < points.len() {
                 let p = points[i];
                 i += 1;
                 for q in local.nbrs(p) {
-                    if cells[q] == local.defender {
-                        if !benson.around[around_from..].contains(&chain_of[q]) {
-                            benson.around.push(chain_of[q]);
-                        }
-                    } else if cells[q] != BORDER && seen[q] != walk {
+                    if cells[q] != local.defender && cells[q] != BORDER && seen[q] != walk {
                         if local.whole && !local.inside[q] {
                             open = true;
                             continue;
@@ -1017,8 +1014,33 @@ impl<'a> Search<'a> {
                 }
             }
             if open {
-                benson.around.truncate(around_from);
-                continue;
+                points.truncate(from);
+            } else {
+                benson.point_ends.push(points.len());
+            }
+        }
+        benson.point_ends.len()
+    }
+
+    /// For each region of [`Search::find_regions`], the chains around it
+    /// and those it is vital to (each of its empty points their liberty).
+    fn chains_around_regions(&mut self) {
+        let (local, cells, chain_of) = (self.local, &self.cells, &self.chain_of);
+        let benson = &mut self.benson;
+        benson.around.clear();
+        benson.vital.clear();
+        benson.ends.clear();
+        let mut from = 0;
+        for &end in &benson.point_ends {
+            let points = &benson.points[from..end];
+            from = end;
+            let around_from = benson.around.len();
+            for &p in points {
+                for q in local.nbrs(p) {
+                    if cells[q] == local.defender && !benson.around[around_from..].contains(&chain_of[q]) {
+                        benson.around.push(chain_of[q]);
+                    }
+                }
             }
             for &c in &benson.around[around_from..] {
                 if points.iter().all(|&p| cells[p] != EMPTY || local.nbrs(p).iter().any(|&q| chain_of[q] == c)) {
@@ -1035,8 +1057,10 @@ impl<'a> Search<'a> {
 struct Benson {
     /// The stones of a chain yet to walk from.
     todo: Vec<usize>,
-    /// The points of the region walked.
+    /// The points of the regions, one region's after the other's.
     points: Vec<usize>,
+    /// Per region, where its points end.
+    point_ends: Vec<usize>,
     /// The chains around each region, one region's after the other's.
     around: Vec<usize>,
     /// The chains each region is vital to, likewise.
