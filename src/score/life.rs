@@ -94,7 +94,17 @@ struct Ground<'a> {
 
 impl<'a> Ground<'a> {
     fn new(stride: usize, cells: &'a [u8], defender: u8, settled: &'a dyn Fn(usize) -> bool) -> Ground<'a> {
-        Ground { stride, cells, defender, settled, walked: vec![0; cells.len()], walk: 0, open: vec![false; cells.len()], points: Vec::new(), border: Vec::new() }
+        Ground {
+            stride,
+            cells,
+            defender,
+            settled,
+            walked: vec![0; cells.len()],
+            walk: 0,
+            open: vec![false; cells.len()],
+            points: Vec::new(),
+            border: Vec::new(),
+        }
     }
 
     /// Whether the points connected to the empty point `start` through
