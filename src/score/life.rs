@@ -42,8 +42,9 @@
 //! and round), the answer is "unknown".
 
 use std::collections::HashMap;
+use std::hash::{BuildHasherDefault, Hasher};
 
-use crate::board::Pt;
+use crate::board::{MAX_SIZE, Pt};
 use crate::score::reader::Position;
 
 const EMPTY: u8 = 0;
@@ -52,6 +53,11 @@ const BORDER: u8 = 3;
 /// Points (empty or the attacker's stones) a group's regions may hold in
 /// all: each region's point is two bits of a position's key.
 const MAX_REGION_POINTS: usize = 24;
+/// The low bits of a move in [`Search::moves`] while they are sorted: its
+/// point (a board's padded layout has fewer points), the bits above its
+/// rank ([`move_rank`]).
+const POINT_BITS: usize = (1 << 16) - 1;
+const _: () = assert!((MAX_SIZE + 2) * (MAX_SIZE + 2) <= POINT_BITS);
 /// Positions a question may visit before it is answered "unknown".
 const NODE_BUDGET: usize = 4_000;
 /// The same, once the walls that could give way are read too: they give
@@ -65,31 +71,80 @@ fn nbrs(stride: usize, p: usize) -> [usize; 4] {
     [p - stride, p - 1, p + 1, p + stride]
 }
 
-/// The points connected to the empty point `start` through points that are
-/// not the defender's, and the defender's stones around them; `None` if
-/// they are more than [`MAX_REGION_POINTS`], or hold a stone of a
-/// pass-alive enemy chain (`settled`): no eye space of the defender's,
-/// since nothing there can be taken.
-fn small_region(cells: &[u8], stride: usize, start: usize, defender: u8, settled: &dyn Fn(usize) -> bool) -> Option<(Vec<usize>, Vec<usize>)> {
-    let mut points = vec![start];
-    let mut border = Vec::new();
-    let mut i = 0;
-    while i < points.len() {
-        let p = points[i];
-        i += 1;
-        for q in nbrs(stride, p) {
-            let c = cells[q];
-            if c == defender {
-                border.push(q);
-            } else if c != BORDER && !points.contains(&q) {
-                if points.len() == MAX_REGION_POINTS || settled(q) {
-                    return None;
-                }
-                points.push(q);
-            }
+/// The walks of [`Ground::small_region`] over one board, with what they
+/// found kept for the next.
+struct Ground<'a> {
+    stride: usize,
+    cells: &'a [u8],
+    defender: u8,
+    settled: &'a dyn Fn(usize) -> bool,
+    /// Per point, the number of the last walk that met it.
+    walked: Vec<u32>,
+    walk: u32,
+    /// Per point, whether a walk that met it found open ground: from
+    /// any of its empty points (none of them `settled`), a walk meets
+    /// the same points, so it would find open ground again.
+    open: Vec<bool>,
+    /// The last small region's points.
+    points: Vec<usize>,
+    /// The defender's stones around them (a stone once for each of its
+    /// points there).
+    border: Vec<usize>,
+}
+
+impl<'a> Ground<'a> {
+    fn new(stride: usize, cells: &'a [u8], defender: u8, settled: &'a dyn Fn(usize) -> bool) -> Ground<'a> {
+        Ground {
+            stride,
+            cells,
+            defender,
+            settled,
+            walked: vec![0; cells.len()],
+            walk: 0,
+            open: vec![false; cells.len()],
+            points: Vec::new(),
+            border: Vec::new(),
         }
     }
-    Some((points, border))
+
+    /// Whether the points connected to the empty point `start` through
+    /// points that are not the defender's are a small region: no more
+    /// than [`MAX_REGION_POINTS`], and no stone of a pass-alive enemy
+    /// chain (`settled`) among them (no eye space of the defender's,
+    /// since nothing there can be taken). If so, they are in
+    /// [`Ground::points`] and the defender's stones around them in
+    /// [`Ground::border`].
+    fn small_region(&mut self, start: usize) -> bool {
+        if self.open[start] && !(self.settled)(start) {
+            return false;
+        }
+        self.walk += 1;
+        self.walked[start] = self.walk;
+        self.points.clear();
+        self.border.clear();
+        self.points.push(start);
+        let mut i = 0;
+        while i < self.points.len() {
+            let p = self.points[i];
+            i += 1;
+            for q in nbrs(self.stride, p) {
+                let c = self.cells[q];
+                if c == self.defender {
+                    self.border.push(q);
+                } else if c != BORDER && self.walked[q] != self.walk {
+                    if self.points.len() == MAX_REGION_POINTS || (self.settled)(q) {
+                        for &r in &self.points {
+                            self.open[r] = true;
+                        }
+                        return false;
+                    }
+                    self.walked[q] = self.walk;
+                    self.points.push(q);
+                }
+            }
+        }
+        true
+    }
 }
 
 /// Whether the group of `stones` (cells in the board's padded layout: 0
@@ -100,8 +155,7 @@ fn small_region(cells: &[u8], stride: usize, start: usize, defender: u8, settled
 /// killed, is not enclosed by small regions, or the budget ran out.
 pub fn lives_enclosed(stride: usize, cells: &[u8], stones: &[usize], settled: &dyn Fn(usize) -> bool) -> Option<Vec<usize>> {
     let mut local = Local::enclose(stride, cells, stones, settled)?;
-    let start = State { cells: cells.to_vec(), ko: None };
-    if Search::new(&local, cells.len(), false).solve(&start, true, 0) == Some(false) {
+    if Search::new(&local, cells, false).solve(true, 0) == Some(false) {
         return Some(local.group);
     }
     // One chain read whole is read as above, only more strictly.
@@ -110,7 +164,7 @@ pub fn lives_enclosed(stride: usize, cells: &[u8], stones: &[usize], settled: &d
         return None;
     }
     local.read_whole(cells.len());
-    if Search::new(&local, cells.len(), false).solve(&start, true, 0) != Some(false) {
+    if Search::new(&local, cells, false).solve(true, 0) != Some(false) {
         return None;
     }
     // Its chains in atari the attacker takes at once: the group lives
@@ -136,16 +190,15 @@ pub fn dies_enclosed(stride: usize, cells: &[u8], stones: &[usize], settled: &dy
     }
     // The walls only help the defender: a group the attacker cannot take
     // on the group's own points needs them read no further.
-    let start = State { cells: cells.to_vec(), ko: None };
-    if Search::new(&local, cells.len(), true).solve(&start, false, 0) != Some(true) {
+    if Search::new(&local, cells, true).solve(false, 0) != Some(true) {
         return false;
     }
     let Some(local) = local.with_walls(&position, cells, dead) else {
         return false;
     };
-    let mut search = Search::new(&local, cells.len(), true);
+    let mut search = Search::new(&local, cells, true);
     search.budget = WALLS_NODE_BUDGET;
-    search.solve(&start, false, 0) == Some(true)
+    search.solve(false, 0) == Some(true)
 }
 
 /// The group and the regions it encloses.
@@ -194,7 +247,8 @@ impl Local {
         let mut in_group = vec![false; cells.len()];
         let mut met = vec![false; cells.len()];
         let (mut group, mut region, mut outside) = (Vec::new(), Vec::new(), Vec::new());
-        let mut todo = at_small_regions(stride, cells, stones, defender, settled);
+        let mut ground = Ground::new(stride, cells, defender, settled);
+        let mut todo = at_small_regions(&mut ground, stones);
         while let Some(p) = todo.pop() {
             if in_group[p] {
                 continue;
@@ -205,18 +259,15 @@ impl Local {
                 if cells[q] == defender {
                     todo.push(q);
                 } else if cells[q] == EMPTY && !met[q] {
-                    match small_region(cells, stride, q, defender, settled) {
-                        Some((points, border)) => {
-                            for &r in &points {
-                                met[r] = true;
-                            }
-                            region.extend(points);
-                            todo.extend(border);
+                    if ground.small_region(q) {
+                        for &r in &ground.points {
+                            met[r] = true;
                         }
-                        None => {
-                            met[q] = true;
-                            outside.push(q);
-                        }
+                        region.extend_from_slice(&ground.points);
+                        todo.extend_from_slice(&ground.border);
+                    } else {
+                        met[q] = true;
+                        outside.push(q);
                     }
                 }
             }
@@ -241,7 +292,7 @@ impl Local {
             whole: false,
             inside: Vec::new(),
         };
-        local.joints = local.joints(cells, &in_group);
+        local.joints = local.joints(cells, &in_group, &mut ground);
         Some(local)
     }
 
@@ -252,20 +303,39 @@ impl Local {
     /// defender answers on the other, as in the game. A stone there joins
     /// no chain outside the group and gives it no liberty the attacker
     /// could not fill, so "it lives" stays sound.
-    fn joints(&self, cells: &[u8], in_group: &[bool]) -> Vec<usize> {
-        let position = Position::from_cells(self.stride, cells);
-        let joins = |p: usize| {
-            let nbrs = self.nbrs(p);
-            let mut chains = nbrs.iter().filter(|&&q| in_group[q]).map(|&q| position.chain(q).0.into_iter().min());
-            let first = chains.next().flatten();
-            let closed = nbrs.iter().all(|&q| match cells[q] {
+    fn joints(&self, cells: &[u8], in_group: &[bool], ground: &mut Ground) -> Vec<usize> {
+        let closed = |p: usize| {
+            self.nbrs(p).iter().all(|&q| match cells[q] {
                 EMPTY => self.is_local(q),
                 c if c == self.defender => in_group[q],
                 _ => true,
-            });
-            closed && chains.any(|c| c != first)
+            })
         };
-        self.outside.iter().copied().filter(|&p| joins(p)).collect()
+        self.outside.iter().copied().filter(|&p| closed(p) && self.joins_chains(p, in_group, ground)).collect()
+    }
+
+    /// Whether the point `p` is beside two chains of the group (its
+    /// stones marked `in_group`): the first one met walked, with
+    /// [`Ground`]'s marks.
+    fn joins_chains(&self, p: usize, in_group: &[bool], ground: &mut Ground) -> bool {
+        let mut beside = self.nbrs(p).into_iter().filter(|&q| in_group[q]);
+        let Some(first) = beside.next() else {
+            return false;
+        };
+        ground.walk += 1;
+        let walk = ground.walk;
+        ground.walked[first] = walk;
+        ground.points.clear();
+        ground.points.push(first);
+        while let Some(s) = ground.points.pop() {
+            for q in self.nbrs(s) {
+                if ground.cells[q] == self.defender && ground.walked[q] != walk {
+                    ground.walked[q] = walk;
+                    ground.points.push(q);
+                }
+            }
+        }
+        beside.any(|q| ground.walked[q] != walk)
     }
 
     /// The local game read whole ([`Local::whole`]).
@@ -371,9 +441,10 @@ impl Local {
 /// region. A chain whose liberties all lie on open ground adds nothing to
 /// the eye space, and the rest of the group does not die with it: read with
 /// the group, its capture would end the search for nothing.
-fn at_small_regions(stride: usize, cells: &[u8], stones: &[usize], defender: u8, settled: &dyn Fn(usize) -> bool) -> Vec<usize> {
+fn at_small_regions(ground: &mut Ground, stones: &[usize]) -> Vec<usize> {
+    let (stride, cells, defender) = (ground.stride, ground.cells, ground.defender);
     // Per empty point: 1 in a small region, 2 on open ground, 0 not yet looked at.
-    let mut ground = vec![0u8; cells.len()];
+    let mut class = vec![0u8; cells.len()];
     let mut seen = vec![false; cells.len()];
     let mut kept = Vec::new();
     for &start in stones {
@@ -392,13 +463,14 @@ fn at_small_regions(stride: usize, cells: &[u8], stones: &[usize], defender: u8,
                     seen[q] = true;
                     chain.push(q);
                 } else if cells[q] == EMPTY && !at_region {
-                    if ground[q] == 0 {
-                        match small_region(cells, stride, q, defender, settled) {
-                            Some((points, _)) => points.iter().for_each(|&r| ground[r] = 1),
-                            None => ground[q] = 2,
+                    if class[q] == 0 {
+                        if ground.small_region(q) {
+                            ground.points.iter().for_each(|&r| class[r] = 1);
+                        } else {
+                            class[q] = 2;
                         }
                     }
-                    at_region = ground[q] == 1;
+                    at_region = class[q] == 1;
                 }
             }
         }
@@ -409,20 +481,71 @@ fn at_small_regions(stride: usize, cells: &[u8], stones: &[usize], defender: u8,
     kept
 }
 
-/// A position of the local game.
-#[derive(Clone)]
-struct State {
-    cells: Vec<u8>,
-    /// The point a simple ko forbids to the side to move.
-    ko: Option<usize>,
+/// The rank of a move with `empty` empty neighbours, in the bits above
+/// [`POINT_BITS`]: lower first, so answers `far` from the attacker's last
+/// move after the others, and more empty neighbours first among those.
+fn move_rank(far: bool, empty: usize) -> usize {
+    (usize::from(far) << 3 | (4 - empty)) << POINT_BITS.count_ones()
+}
+
+/// The hashing of the memo's keys: a multiplicative hash of each word (as
+/// rustc's own tables), where SipHash guards against chosen keys the memo
+/// never meets; the table is never iterated, so its order does not matter.
+#[derive(Default)]
+struct WordHasher(u64);
+
+impl WordHasher {
+    fn add(&mut self, word: u64) {
+        self.0 = (self.0.rotate_left(5) ^ word).wrapping_mul(0x517c_c1b7_2722_0a95);
+    }
+}
+
+impl Hasher for WordHasher {
+    /// The multiplication's best-mixed high bits brought down to the low
+    /// ones, which pick the table's bucket.
+    fn finish(&self) -> u64 {
+        self.0.rotate_left(26)
+    }
+
+    fn write_usize(&mut self, n: usize) {
+        self.add(n as u64);
+    }
+
+    fn write_u64(&mut self, word: u64) {
+        self.add(word);
+    }
+
+    /// A key's words, as a slice of `u64` hashes them (whole, as bytes).
+    fn write(&mut self, bytes: &[u8]) {
+        let mut words = bytes.chunks_exact(8);
+        for word in &mut words {
+            self.add(u64::from_le_bytes(word.try_into().expect("eight bytes")));
+        }
+        for &b in words.remainder() {
+            self.add(u64::from(b));
+        }
+    }
 }
 
 struct Search<'a> {
     local: &'a Local,
     /// Positions it may visit before it answers "unknown".
     budget: usize,
+    /// The position read: the cells of the board, the moves of the line
+    /// read played on them and taken back.
+    cells: Vec<u8>,
+    /// The point a simple ko forbids to the side to move.
+    ko: Option<usize>,
     /// Who wins from a position with a side to move, by its key.
-    memo: HashMap<Vec<u64>, bool>,
+    memo: HashMap<Box<[u64]>, bool, BuildHasherDefault<WordHasher>>,
+    /// The keys of the positions on the line being read, one after the
+    /// other: a key is boxed only when its answer is stored.
+    keys: Vec<u64>,
+    /// The moves of the positions on the line, one position's after the
+    /// other's, in the order they are tried.
+    moves: Vec<usize>,
+    /// The stones the moves on the line took, to be put back.
+    taken: Vec<usize>,
     nodes: usize,
     /// Per point, the number of the last walk of a chain that met it.
     walked: Vec<u32>,
@@ -442,85 +565,158 @@ struct Search<'a> {
     numbered: Vec<usize>,
     /// The points [`Search::liberties`] has yet to walk from.
     stack: Vec<usize>,
+    benson: Benson,
+    /// The local game's lists of points, each once in one slice: read at
+    /// every node.
+    lists: Lists,
+}
+
+/// The points of a local game as [`Search`] reads them.
+struct Lists {
+    /// The points played, in the order of a position's key
+    /// ([`Local::points`]).
+    played: Vec<usize>,
+    /// The points the attacker may play on ([`Search::push_moves`]).
+    attacker_tries: Vec<usize>,
+    /// The points the defender may play on.
+    defender_tries: Vec<usize>,
+    /// The points the defender may hold: the group's and those played
+    /// ([`Search::number_chains`]).
+    held: Vec<usize>,
+    /// The points Benson's regions are walked from: the regions' and (read
+    /// whole) the group's ([`Search::find_regions`]).
+    eye_space: Vec<usize>,
+}
+
+impl Lists {
+    fn new(local: &Local) -> Lists {
+        let group = if local.whole { &local.group[..] } else { &[] };
+        let tries = |outside: &[usize]| local.region.iter().chain(outside).chain(&local.wall_liberties).chain(group).copied().collect();
+        Lists {
+            played: local.points().copied().collect(),
+            attacker_tries: tries(&local.outside),
+            defender_tries: tries(&local.joints),
+            held: local.group.iter().chain(local.points()).copied().collect(),
+            eye_space: local.region.iter().chain(group).copied().collect(),
+        }
+    }
+}
+
+/// What [`Search::undo`] needs to take a move back.
+struct Played {
+    p: usize,
+    /// The ko point before the move.
+    ko: Option<usize>,
+    /// Where the stones it took start in [`Search::taken`].
+    taken_from: usize,
+}
+
+impl Played {
+    fn took_stones(&self, search: &Search) -> bool {
+        search.taken.len() > self.taken_from
+    }
 }
 
 impl<'a> Search<'a> {
-    fn new(local: &'a Local, points: usize, wall_safe_fills: bool) -> Search<'a> {
+    /// A search from `cells`, no ko point.
+    fn new(local: &'a Local, cells: &[u8], wall_safe_fills: bool) -> Search<'a> {
         Search {
             local,
             budget: NODE_BUDGET,
-            memo: HashMap::new(),
+            cells: cells.to_vec(),
+            ko: None,
+            memo: HashMap::default(),
+            keys: Vec::new(),
+            moves: Vec::new(),
+            taken: Vec::new(),
             nodes: 0,
-            walked: vec![0; points],
+            walked: vec![0; cells.len()],
             walk: 0,
             last: 0,
             wall_safe_fills,
-            chain_of: vec![usize::MAX; points],
+            chain_of: vec![usize::MAX; cells.len()],
             numbered: Vec::new(),
             stack: Vec::new(),
+            benson: Benson::default(),
+            lists: Lists::new(local),
         }
     }
 
-    /// The cells of the points played (two bits each), the ko point's
-    /// place among them and the side to move.
-    fn key(&self, state: &State, attacker_to_move: bool) -> Vec<u64> {
-        let mut key = Vec::with_capacity(2);
+    /// Appends to [`Search::keys`] the key of the position: the cells of
+    /// the points played (two bits each), the ko point's place among them
+    /// and the side to move.
+    fn push_key(&mut self, attacker_to_move: bool) {
         let (mut word, mut bits) = (0u64, 0);
         let mut ko = 0;
-        for (i, &p) in self.local.points().enumerate() {
+        for (i, &p) in self.lists.played.iter().enumerate() {
             if bits == 64 {
-                key.push(word);
+                self.keys.push(word);
                 (word, bits) = (0, 0);
             }
-            word = word << 2 | u64::from(state.cells[p]);
+            word = word << 2 | u64::from(self.cells[p]);
             bits += 2;
-            if state.ko == Some(p) {
+            if self.ko == Some(p) {
                 ko = i as u64 + 1;
             }
         }
-        key.push(word);
-        key.push(ko << 1 | u64::from(attacker_to_move));
-        key
+        self.keys.push(word);
+        self.keys.push(ko << 1 | u64::from(attacker_to_move));
     }
 
     /// `Some(true)` if the attacker wins (captures a chain of the group)
     /// from this position, whatever the other side does; `None` if the
     /// search could not tell.
-    fn solve(&mut self, state: &State, attacker_to_move: bool, depth: usize) -> Option<bool> {
+    fn solve(&mut self, attacker_to_move: bool, depth: usize) -> Option<bool> {
         self.nodes += 1;
         let room = self.local.region.len() + if self.local.whole { self.local.group.len() } else { 0 };
         if self.nodes > self.budget || depth > 4 * room + 8 {
             return None;
         }
-        let key = self.key(state, attacker_to_move);
-        if let Some(&won) = self.memo.get(&key) {
+        let at = self.keys.len();
+        self.push_key(attacker_to_move);
+        if let Some(&won) = self.memo.get(&self.keys[at..]) {
+            self.keys.truncate(at);
             return Some(won);
         }
-        let won = if self.pass_alive(&state.cells) {
-            false
-        } else if attacker_to_move {
-            self.attacker_move(state, depth)?
+        let won = if self.pass_alive() {
+            Some(false)
         } else {
-            self.defender_move(state, depth)?
+            let from = self.moves.len();
+            self.push_moves(attacker_to_move);
+            let won = if attacker_to_move { self.attacker_move(from, depth) } else { self.defender_move(from, depth) };
+            self.moves.truncate(from);
+            won
         };
-        self.memo.insert(key, won);
-        Some(won)
+        if let Some(won) = won {
+            self.memo.insert(self.keys[at..].into(), won);
+        }
+        self.keys.truncate(at);
+        won
     }
 
-    /// Whether the attacker, to move, wins.
-    fn attacker_move(&mut self, state: &State, depth: usize) -> Option<bool> {
+    /// Whether the attacker, to move, wins; its moves are those of
+    /// [`Search::moves`] from `from` on.
+    fn attacker_move(&mut self, from: usize, depth: usize) -> Option<bool> {
         let attacker = 3 - self.local.defender;
         let mut unknown = false;
-        for p in self.moves(state, true) {
-            let mut next = state.clone();
-            if !self.play(&mut next, p, attacker) || (self.wall_safe_fills && self.self_atari_outside(&next, p)) {
+        for i in from..self.moves.len() {
+            let p = self.moves[i];
+            let Some(played) = self.play(p, attacker) else {
+                continue;
+            };
+            if self.wall_safe_fills && self.self_atari_outside(p) {
+                self.undo(played);
                 continue;
             }
-            if self.local.taken(&next.cells) || (self.local.whole && next.ko.is_some_and(|k| self.local.group.contains(&k))) {
+            // The group only loses stones to a capture.
+            if played.took_stones(self) && (self.local.taken(&self.cells) || (self.local.whole && self.ko.is_some_and(|k| self.local.group.contains(&k)))) {
+                self.undo(played);
                 return Some(true);
             }
             self.last = p;
-            match self.solve(&next, false, depth + 1) {
+            let answer = self.solve(false, depth + 1);
+            self.undo(played);
+            match answer {
                 Some(true) => return Some(true),
                 None => unknown = true,
                 Some(false) => {}
@@ -530,8 +726,7 @@ impl<'a> Search<'a> {
             // A pass: the defender must then make life itself (its pass
             // would end the game with the group not pass-alive).
             self.last = 0;
-            let pass = State { cells: state.cells.clone(), ko: None };
-            match self.solve(&pass, false, depth + 1) {
+            match self.solve_after_pass(false, depth) {
                 Some(true) => return Some(true),
                 None => unknown = true,
                 Some(false) => {}
@@ -541,26 +736,32 @@ impl<'a> Search<'a> {
     }
 
     /// Whether the attacker wins with the defender to move (the defender
-    /// may pass).
-    fn defender_move(&mut self, state: &State, depth: usize) -> Option<bool> {
+    /// may pass); its moves are those of [`Search::moves`] from `from` on.
+    fn defender_move(&mut self, from: usize, depth: usize) -> Option<bool> {
         let defender = self.local.defender;
         let mut unknown = false;
-        let last = self.last;
-        let mut moves = self.moves(state, false);
-        // Answers next to the attacker's last move first.
-        moves.sort_by_key(|&p| !self.local.nbrs(p).contains(&last));
-        for p in moves {
-            let mut next = state.clone();
-            if !self.play(&mut next, p, defender) || self.takes_off_local(state, &next, p) {
+        for i in from..self.moves.len() {
+            let p = self.moves[i];
+            let Some(played) = self.play(p, defender) else {
+                continue;
+            };
+            // Its stones on a joint taking stones: their points are off
+            // the local game, liberties the attacker could not fill.
+            if played.took_stones(self) && self.local.joints.contains(&p) {
+                self.undo(played);
                 continue;
             }
-            if self.local.walls.iter().any(|&w| next.cells[w] != 3 - defender) {
+            if self.local.walls.iter().any(|&w| self.cells[w] != 3 - defender) {
+                self.undo(played);
                 return Some(false);
             }
-            if self.self_atari_on_wall(&next, p) {
+            if self.self_atari_on_wall(p) {
+                self.undo(played);
                 continue;
             }
-            match self.solve(&next, true, depth + 1) {
+            let answer = self.solve(true, depth + 1);
+            self.undo(played);
+            match answer {
                 Some(false) => return Some(false),
                 None => unknown = true,
                 Some(true) => {}
@@ -569,68 +770,78 @@ impl<'a> Search<'a> {
         if self.local.whole {
             return if unknown { None } else { Some(true) };
         }
-        let pass = State { cells: state.cells.clone(), ko: None };
-        match self.solve(&pass, true, depth + 1) {
+        match self.solve_after_pass(true, depth) {
             Some(false) => Some(false),
             _ if unknown => None,
             answer => answer,
         }
     }
 
-    /// Whether the defender's stone just played at `p`, on a joint, took
-    /// stones: their points are off the local game, liberties the
-    /// attacker could not fill.
-    fn takes_off_local(&self, before: &State, after: &State, p: usize) -> bool {
-        self.local.joints.contains(&p) && self.local.nbrs(p).iter().any(|&q| before.cells[q] != after.cells[q])
+    /// [`Search::solve`] after a pass: the same cells, no ko point.
+    fn solve_after_pass(&mut self, attacker_to_move: bool, depth: usize) -> Option<bool> {
+        let ko = self.ko.take();
+        let answer = self.solve(attacker_to_move, depth + 1);
+        self.ko = ko;
+        answer
     }
 
     /// Whether the attacker's stone just played at `p`, on a liberty
     /// outside the regions, left its chain in atari: the defender would
     /// take it there, off the points the local game plays.
-    fn self_atari_outside(&mut self, state: &State, p: usize) -> bool {
-        self.local.region.binary_search(&p).is_err() && self.chain(&state.cells, p).1 < 2
+    fn self_atari_outside(&mut self, p: usize) -> bool {
+        self.local.region.binary_search(&p).is_err() && self.liberties(p, 2) < 2
     }
 
     /// Whether the defender's stone just played at `p`, on a wall's
     /// liberty, is in atari: the wall's side would take it, likely off the
     /// points the local game plays.
-    fn self_atari_on_wall(&mut self, state: &State, p: usize) -> bool {
-        self.local.wall_liberties.binary_search(&p).is_ok() && self.liberties(&state.cells, p, 2) < 2
+    fn self_atari_on_wall(&mut self, p: usize) -> bool {
+        self.local.wall_liberties.binary_search(&p).is_ok() && self.liberties(p, 2) < 2
     }
 
     /// Plays `color` at `p` if legal (empty, not the ko point, not
     /// suicide), removing what it captures and setting the ko point.
-    fn play(&mut self, state: &mut State, p: usize, color: u8) -> bool {
-        if state.cells[p] != EMPTY || state.ko == Some(p) {
-            return false;
+    fn play(&mut self, p: usize, color: u8) -> Option<Played> {
+        if self.cells[p] != EMPTY || self.ko == Some(p) {
+            return None;
         }
-        state.cells[p] = color;
-        let mut captured = Vec::new();
+        self.cells[p] = color;
+        let played = Played { p, ko: self.ko, taken_from: self.taken.len() };
         for q in self.local.nbrs(p) {
             // Taken off at once: the other enemy chains beside `p` are not
             // beside these stones.
-            if state.cells[q] == 3 - color && self.liberties(&state.cells, q, 1) == 0 {
-                let (stones, _) = self.chain(&state.cells, q);
-                for &s in &stones {
-                    state.cells[s] = EMPTY;
-                }
-                captured.extend(stones);
+            if self.cells[q] == 3 - color && self.liberties(q, 1) == 0 {
+                self.take_chain(q);
             }
         }
-        let liberties = self.liberties(&state.cells, p, 2);
+        let liberties = self.liberties(p, 2);
         if liberties == 0 {
-            state.cells[p] = EMPTY;
-            return false;
+            // Nothing was taken: a capture leaves a liberty.
+            self.cells[p] = EMPTY;
+            return None;
         }
-        let alone = self.local.nbrs(p).iter().all(|&q| state.cells[q] != color);
-        state.ko = (captured.len() == 1 && alone && liberties == 1).then(|| captured[0]);
-        true
+        let alone = self.local.nbrs(p).iter().all(|&q| self.cells[q] != color);
+        let one_taken = self.taken.len() == played.taken_from + 1;
+        self.ko = (one_taken && alone && liberties == 1).then(|| self.taken[played.taken_from]);
+        Some(played)
+    }
+
+    /// Takes back the move `played`: its stone, the stones it took (of
+    /// the other colour), the ko point.
+    fn undo(&mut self, played: Played) {
+        let color = self.cells[played.p];
+        for &s in &self.taken[played.taken_from..] {
+            self.cells[s] = 3 - color;
+        }
+        self.taken.truncate(played.taken_from);
+        self.cells[played.p] = EMPTY;
+        self.ko = played.ko;
     }
 
     /// The liberties of the chain at `p`, counted up to `limit`.
-    fn liberties(&mut self, cells: &[u8], p: usize, limit: usize) -> usize {
+    fn liberties(&mut self, p: usize, limit: usize) -> usize {
         self.walk += 1;
-        let color = cells[p];
+        let color = self.cells[p];
         self.walked[p] = self.walk;
         let mut stack = std::mem::take(&mut self.stack);
         stack.clear();
@@ -642,9 +853,9 @@ impl<'a> Search<'a> {
                     continue;
                 }
                 self.walked[q] = self.walk;
-                if cells[q] == color {
+                if self.cells[q] == color {
                     stack.push(q);
-                } else if cells[q] == EMPTY {
+                } else if self.cells[q] == EMPTY {
                     liberties += 1;
                     if liberties == limit {
                         break 'walk;
@@ -656,75 +867,110 @@ impl<'a> Search<'a> {
         liberties
     }
 
-    /// The stones of the chain at `p` and its number of liberties.
-    fn chain(&mut self, cells: &[u8], p: usize) -> (Vec<usize>, usize) {
-        self.walk += 1;
-        let color = cells[p];
-        self.walked[p] = self.walk;
-        let mut stones = vec![p];
-        let mut liberties = 0;
-        let mut i = 0;
-        while i < stones.len() {
-            let s = stones[i];
+    /// Removes the chain at `p`, its stones added to [`Search::taken`]
+    /// (`p` first).
+    fn take_chain(&mut self, p: usize) {
+        let color = self.cells[p];
+        let from = self.taken.len();
+        self.cells[p] = EMPTY;
+        self.taken.push(p);
+        let mut i = from;
+        while i < self.taken.len() {
+            let s = self.taken[i];
             i += 1;
             for q in self.local.nbrs(s) {
-                if self.walked[q] == self.walk {
-                    continue;
-                }
-                if cells[q] == color {
-                    self.walked[q] = self.walk;
-                    stones.push(q);
-                } else if cells[q] == EMPTY {
-                    self.walked[q] = self.walk;
-                    liberties += 1;
+                if self.cells[q] == color {
+                    self.cells[q] = EMPTY;
+                    self.taken.push(q);
                 }
             }
         }
-        (stones, liberties)
     }
 
-    /// The empty points of the regions (and, for the attacker, the
-    /// group's liberties outside them; for the defender, its joints),
-    /// those with more empty neighbours first (the vital points of an eye
-    /// space have the most).
-    fn moves(&self, state: &State, attacker: bool) -> Vec<usize> {
-        let outside = if attacker { &self.local.outside[..] } else { &self.local.joints[..] };
-        let group = if self.local.whole { &self.local.group[..] } else { &[] };
-        let mut moves: Vec<(usize, usize)> = self
-            .local
-            .region
-            .iter()
-            .chain(outside)
-            .chain(&self.local.wall_liberties)
-            .chain(group)
-            .filter(|&&p| state.cells[p] == EMPTY && state.ko != Some(p))
-            .map(|&p| (self.local.nbrs(p).iter().filter(|&&q| state.cells[q] == EMPTY).count(), p))
-            .collect();
-        moves.sort_unstable_by(|a, b| b.0.cmp(&a.0).then(a.1.cmp(&b.1)));
-        moves.into_iter().map(|(_, p)| p).collect()
+    /// Appends to [`Search::moves`] the moves of the side to move: the
+    /// empty points of the regions (and, for the attacker, the group's
+    /// liberties outside them; for the defender, its joints), those with
+    /// more empty neighbours first (the vital points of an eye space have
+    /// the most); the defender's answers next to the attacker's last move
+    /// before all others.
+    fn push_moves(&mut self, attacker: bool) {
+        let local = self.local;
+        let tries = if attacker { &self.lists.attacker_tries } else { &self.lists.defender_tries };
+        let from = self.moves.len();
+        for &p in tries {
+            if self.cells[p] == EMPTY && self.ko != Some(p) {
+                let far = !attacker && !local.nbrs(p).contains(&self.last);
+                let empty = local.nbrs(p).iter().filter(|&&q| self.cells[q] == EMPTY).count();
+                self.moves.push(move_rank(far, empty) | p);
+            }
+        }
+        // Ranks and points are told apart by their bits; the points of a
+        // position are distinct, so the order is the same whatever sort.
+        self.moves[from..].sort_unstable();
+        for rank_and_p in &mut self.moves[from..] {
+            *rank_and_p &= POINT_BITS;
+        }
     }
 
     /// Benson's condition on the regions as they are: every chain of the
     /// defender's there keeps two regions each of whose empty points is
     /// its liberty, among regions bordered by such chains only.
-    fn pass_alive(&mut self, cells: &[u8]) -> bool {
+    fn pass_alive(&mut self) -> bool {
         let local = self.local;
-        // Chains of the defender (the group's and any played in the
-        // regions), numbered; the walk's stamp marks the region points met.
-        let chain_of = &mut self.chain_of;
-        self.walk += 1;
-        let (seen, walk) = (&mut self.walked, self.walk);
-        let numbered = &mut self.numbered;
+        if self.find_regions() < 2 {
+            // No chain has two regions to keep: all of them fail.
+            return local.group.iter().all(|&s| self.cells[s] != local.defender);
+        }
+        let chains = self.number_chains();
+        self.chains_around_regions();
+        let benson = &mut self.benson;
+        benson.alive.clear();
+        benson.alive.resize(chains, true);
+        loop {
+            benson.healthy.clear();
+            benson.healthy.resize(chains, 0);
+            let (mut around_from, mut vital_from) = (0, 0);
+            for &(around_end, vital_end) in &benson.ends {
+                if benson.around[around_from..around_end].iter().all(|&c| benson.alive[c]) {
+                    for &c in &benson.vital[vital_from..vital_end] {
+                        benson.healthy[c] += 1;
+                    }
+                }
+                (around_from, vital_from) = (around_end, vital_end);
+            }
+            let mut changed = false;
+            for c in 0..chains {
+                if benson.alive[c] && benson.healthy[c] < 2 {
+                    benson.alive[c] = false;
+                    changed = true;
+                }
+            }
+            if !changed {
+                break;
+            }
+        }
+        let lives = local.group.iter().all(|&s| self.cells[s] != local.defender || benson.alive[self.chain_of[s]]);
+        for &p in &self.numbered {
+            self.chain_of[p] = usize::MAX;
+        }
+        lives
+    }
+
+    /// Numbers the chains of the defender (the group's and any played in
+    /// the regions) in [`Search::chain_of`]; their count.
+    fn number_chains(&mut self) -> usize {
+        let (local, cells, chain_of) = (self.local, &self.cells, &mut self.chain_of);
+        let (numbered, todo) = (&mut self.numbered, &mut self.benson.todo);
         numbered.clear();
         let mut chains = 0;
         // Every point the defender may hold: its stones played on a joint
         // or a wall's liberty may stand apart from the group once a chain
         // of it is taken.
-        for &start in local.group.iter().chain(local.points()) {
+        for &start in &self.lists.held {
             if cells[start] != local.defender || chain_of[start] != usize::MAX {
                 continue;
             }
-            let mut todo = vec![start];
+            todo.push(start);
             chain_of[start] = chains;
             numbered.push(start);
             while let Some(p) = todo.pop() {
@@ -738,30 +984,36 @@ impl<'a> Search<'a> {
             }
             chains += 1;
         }
-        // Regions: the connected non-defender points of the regions, each
-        // with the chains around it and those it is vital to.
-        let mut regions: Vec<(Vec<usize>, Vec<usize>)> = Vec::new();
-        let group = if local.whole { &local.group[..] } else { &[] };
-        for &start in local.region.iter().chain(group) {
+        chains
+    }
+
+    /// The regions for [`Search::pass_alive`], their points in
+    /// [`Search::benson`]: the connected non-defender points of the
+    /// regions (the walk's stamp marks those met); their count.
+    fn find_regions(&mut self) -> usize {
+        let (local, cells) = (self.local, &self.cells);
+        self.walk += 1;
+        let (seen, walk) = (&mut self.walked, self.walk);
+        let benson = &mut self.benson;
+        benson.points.clear();
+        benson.point_ends.clear();
+        for &start in &self.lists.eye_space {
             if cells[start] == local.defender || seen[start] == walk {
                 continue;
             }
             seen[start] = walk;
-            let mut points = vec![start];
-            let mut around = Vec::new();
+            let points = &mut benson.points;
+            let from = points.len();
+            points.push(start);
             // Whether the region reaches past the points read (through
             // the group's points once taken): no eye.
             let mut open = false;
-            let mut i = 0;
+            let mut i = from;
             while i < points.len() {
                 let p = points[i];
                 i += 1;
                 for q in local.nbrs(p) {
-                    if cells[q] == local.defender {
-                        if !around.contains(&chain_of[q]) {
-                            around.push(chain_of[q]);
-                        }
-                    } else if cells[q] != BORDER && seen[q] != walk {
+                    if cells[q] != local.defender && cells[q] != BORDER && seen[q] != walk {
                         if local.whole && !local.inside[q] {
                             open = true;
                             continue;
@@ -772,39 +1024,63 @@ impl<'a> Search<'a> {
                 }
             }
             if open {
-                continue;
+                points.truncate(from);
+            } else {
+                benson.point_ends.push(points.len());
             }
-            let vital: Vec<usize> =
-                around.iter().copied().filter(|&c| points.iter().all(|&p| cells[p] != EMPTY || local.nbrs(p).iter().any(|&q| chain_of[q] == c))).collect();
-            regions.push((around, vital));
         }
-        let mut alive = vec![true; chains];
-        loop {
-            let mut healthy = vec![0usize; chains];
-            for (around, vital) in &regions {
-                if around.iter().all(|&c| alive[c]) {
-                    for &c in vital {
-                        healthy[c] += 1;
+        benson.point_ends.len()
+    }
+
+    /// For each region of [`Search::find_regions`], the chains around it
+    /// and those it is vital to (each of its empty points their liberty).
+    fn chains_around_regions(&mut self) {
+        let (local, cells, chain_of) = (self.local, &self.cells, &self.chain_of);
+        let benson = &mut self.benson;
+        benson.around.clear();
+        benson.vital.clear();
+        benson.ends.clear();
+        let mut from = 0;
+        for &end in &benson.point_ends {
+            let points = &benson.points[from..end];
+            from = end;
+            let around_from = benson.around.len();
+            for &p in points {
+                for q in local.nbrs(p) {
+                    if cells[q] == local.defender && !benson.around[around_from..].contains(&chain_of[q]) {
+                        benson.around.push(chain_of[q]);
                     }
                 }
             }
-            let mut changed = false;
-            for c in 0..chains {
-                if alive[c] && healthy[c] < 2 {
-                    alive[c] = false;
-                    changed = true;
+            for &c in &benson.around[around_from..] {
+                if points.iter().all(|&p| cells[p] != EMPTY || local.nbrs(p).iter().any(|&q| chain_of[q] == c)) {
+                    benson.vital.push(c);
                 }
             }
-            if !changed {
-                break;
-            }
+            benson.ends.push((benson.around.len(), benson.vital.len()));
         }
-        let lives = local.group.iter().all(|&s| cells[s] != local.defender || alive[chain_of[s]]);
-        for &p in numbered.iter() {
-            chain_of[p] = usize::MAX;
-        }
-        lives
     }
+}
+
+/// The scratch of [`Search::pass_alive`], kept from call to call.
+#[derive(Default)]
+struct Benson {
+    /// The stones of a chain yet to walk from.
+    todo: Vec<usize>,
+    /// The points of the regions, one region's after the other's.
+    points: Vec<usize>,
+    /// Per region, where its points end.
+    point_ends: Vec<usize>,
+    /// The chains around each region, one region's after the other's.
+    around: Vec<usize>,
+    /// The chains each region is vital to, likewise.
+    vital: Vec<usize>,
+    /// Per region, where its chains end in `around` and in `vital`.
+    ends: Vec<(usize, usize)>,
+    /// Per chain, whether it still counts as alive.
+    alive: Vec<bool>,
+    /// Per chain, the regions vital to it bordered by living chains only.
+    healthy: Vec<usize>,
 }
 
 #[cfg(test)]
@@ -948,8 +1224,7 @@ mod tests {
         ];
         let (stride, cells, white) = diagram(&with_open_ground(&cut));
         let local = Local::enclose(stride, &cells, &[white], &|_| false).expect("an enclosed group");
-        let start = State { cells: cells.clone(), ko: None };
-        assert_eq!(Search::new(&local, cells.len(), false).solve(&start, true, 0), Some(true));
+        assert_eq!(Search::new(&local, &cells, false).solve(true, 0), Some(true));
     }
 
     /// Whether the white group of the diagram lives read whole
@@ -958,8 +1233,7 @@ mod tests {
         let (stride, cells, white) = diagram(&with_open_ground(rows));
         let mut local = Local::enclose(stride, &cells, &[white], &|_| false).expect("an enclosed group");
         local.read_whole(cells.len());
-        let start = State { cells: cells.clone(), ko: None };
-        Search::new(&local, cells.len(), false).solve(&start, true, 0) == Some(false)
+        Search::new(&local, &cells, false).solve(true, 0) == Some(false)
     }
 
     #[test]
@@ -1018,8 +1292,7 @@ mod tests {
         let settled = |p: usize| analysis.chain_id(p as Pt).is_some_and(|id| analysis.chain(id).pass_alive);
         let a14 = 6 * stride + 1;
         let local = Local::enclose(stride, &cells, &[a14], &settled).expect("an enclosed group");
-        let start = State { cells: cells.clone(), ko: None };
-        assert_ne!(Search::new(&local, cells.len(), false).solve(&start, true, 0), Some(false));
+        assert_ne!(Search::new(&local, &cells, false).solve(true, 0), Some(false));
         let living = lives_enclosed(stride, &cells, &[a14], &settled).expect("the group lives read whole");
         assert!(living.contains(&a14));
     }

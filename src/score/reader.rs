@@ -47,6 +47,9 @@ pub const NODE_BUDGET: usize = 2_000;
 /// recursion's stack small whatever the budget.
 pub const MAX_DEPTH: usize = 200;
 
+/// The stones or liberties [`Position::chain`] makes room for at once.
+const CHAIN_CAPACITY: usize = 64;
+
 const EMPTY: u8 = 0;
 const BLACK: u8 = 1;
 const WHITE: u8 = 2;
@@ -143,8 +146,11 @@ impl Position {
         let c = self.cells[p];
         let mut seen = Seen::new();
         seen.insert(p);
-        let mut stones = vec![p];
-        let mut libs = Vec::new();
+        // Sized for all but the biggest chains: grown one push at a time,
+        // the two lists cost more in reallocations than in the walk.
+        let mut stones = Vec::with_capacity(CHAIN_CAPACITY);
+        stones.push(p);
+        let mut libs = Vec::with_capacity(CHAIN_CAPACITY);
         let mut i = 0;
         while i < stones.len() {
             let q = stones[i];
