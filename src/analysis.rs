@@ -337,6 +337,9 @@ impl Analysis {
         }
         let mut areas: Vec<Area> = Vec::new();
         let (mut points, mut vital, mut borders): (Vec<Pt>, Vec<ChainId>, Vec<ChainId>) = (Vec::with_capacity(n), Vec::new(), Vec::new());
+        // Per chain: the last area that listed it as a border, so a border
+        // list needs no `contains` (an open area borders dozens of chains).
+        let mut bordered = vec![NONE; self.chains.len()];
         for start in 0..n {
             if self.cells[start] != Cell::Empty || area_at[start] != NONE {
                 continue;
@@ -356,7 +359,8 @@ impl Analysis {
                     if cell == own {
                         let c = self.chain_at[q as usize];
                         beside[k] = c;
-                        if !borders[first_border..].contains(&c) {
+                        if bordered[c as usize] != id {
+                            bordered[c as usize] = id;
                             borders.push(c);
                         }
                     } else if cell != Cell::Border && area_at[q as usize] == NONE {
