@@ -125,8 +125,10 @@ impl Analysis {
             stride,
             chain_at: vec![NONE; n],
             region_at: vec![NONE; n],
-            chains: Vec::new(),
-            regions: Vec::new(),
+            // Sized up front (57 on 19x19): the lists grow from there
+            // only on boards of many chains or regions.
+            chains: Vec::with_capacity(n / 8),
+            regions: Vec::with_capacity(n / 8),
             pass_alive_area: vec![None; n],
         };
         a.find_chains();
@@ -245,7 +247,7 @@ impl Analysis {
         // chains of hundreds of liberties). Each chain is flooded into the
         // same two lists, then copied out at its size: one allocation each.
         let mut listed = vec![0; self.cells.len()];
-        let (mut stones, mut liberties) = (Vec::new(), Vec::new());
+        let (mut stones, mut liberties) = (Vec::with_capacity(self.cells.len()), Vec::with_capacity(self.cells.len()));
         for start in 0..self.cells.len() {
             let Some(color) = self.cells[start].color() else { continue };
             if self.chain_at[start] != NONE {
@@ -275,7 +277,7 @@ impl Analysis {
     }
 
     fn find_regions(&mut self) {
-        let (mut points, mut chains) = (Vec::new(), Vec::new());
+        let (mut points, mut chains) = (Vec::with_capacity(self.cells.len()), Vec::with_capacity(self.chains.len()));
         for start in 0..self.cells.len() {
             if self.cells[start] != Cell::Empty || self.region_at[start] != NONE {
                 continue;
@@ -337,8 +339,9 @@ impl Analysis {
             /// Points with no stone of `color` beside them, up to 2.
             inner: u8,
         }
-        let mut areas: Vec<Area> = Vec::new();
-        let (mut points, mut vital, mut borders): (Vec<Pt>, Vec<ChainId>, Vec<ChainId>) = (Vec::with_capacity(n), Vec::new(), Vec::new());
+        let mut areas: Vec<Area> = Vec::with_capacity(n / 8);
+        let chain_count = self.chains.len();
+        let (mut points, mut vital, mut borders): (Vec<Pt>, Vec<ChainId>, Vec<ChainId>) = (Vec::with_capacity(n), Vec::with_capacity(chain_count), Vec::with_capacity(chain_count));
         // Per chain: the last area that listed it as a border, so a border
         // list needs no `contains` (an open area borders dozens of chains).
         let mut bordered = vec![NONE; self.chains.len()];
