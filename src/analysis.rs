@@ -88,18 +88,20 @@ impl Analysis {
     /// The analysis of the board with the stones at `removed` lifted (the
     /// dead stones, at the end of a game).
     pub fn without(board: &Board, removed: &[Pt]) -> Analysis {
-        let last = board.points().last().map_or(0, |p| p as usize);
-        // One border row below the last point, plus its right border: every
-        // neighbour of a point of the board is an index of `cells`.
-        let mut cells = vec![Cell::Border; last + board.width() + 3];
-        for p in board.points() {
-            cells[p as usize] = board.cell(p);
+        let (cells, stride) = padded_cells(board, removed);
+        Analysis::from_cells(cells, stride)
+    }
+
+    /// The chains of the board and Benson's pass-alive chains and area,
+    /// with no region kept ([`Analysis::regions`] is empty): what the
+    /// estimator asks, without the cost of the regions.
+    pub fn pass_alive_only(board: &Board) -> Analysis {
+        let (cells, stride) = padded_cells(board, &[]);
+        let mut a = Analysis::chains_only(cells, stride);
+        for color in [Color::Black, Color::White] {
+            a.find_pass_alive(color);
         }
-        for &p in removed {
-            cells[p as usize] = Cell::Empty;
-        }
-        let first = board.point(0, 0).expect("a board has a point");
-        Analysis::from_cells(cells, board.neighbors(first)[3] - first)
+        a
     }
 
     /// The analysis of padded cells laid out as the board's, rows `stride`
@@ -341,7 +343,8 @@ impl Analysis {
         }
         let mut areas: Vec<Area> = Vec::with_capacity(n / 8);
         let chain_count = self.chains.len();
-        let (mut points, mut vital, mut borders): (Vec<Pt>, Vec<ChainId>, Vec<ChainId>) = (Vec::with_capacity(n), Vec::with_capacity(chain_count), Vec::with_capacity(chain_count));
+        let (mut points, mut vital, mut borders): (Vec<Pt>, Vec<ChainId>, Vec<ChainId>) =
+            (Vec::with_capacity(n), Vec::with_capacity(chain_count), Vec::with_capacity(chain_count));
         // Per chain: the last area that listed it as a border, so a border
         // list needs no `contains` (an open area borders dozens of chains).
         let mut bordered = vec![NONE; self.chains.len()];
@@ -458,6 +461,23 @@ impl Analysis {
     }
 }
 
+/// The board's cells with the stones at `removed` lifted, padded as the
+/// board's, and the distance between their rows.
+fn padded_cells(board: &Board, removed: &[Pt]) -> (Vec<Cell>, Pt) {
+    let last = board.points().last().map_or(0, |p| p as usize);
+    // One border row below the last point, plus its right border: every
+    // neighbour of a point of the board is an index of `cells`.
+    let mut cells = vec![Cell::Border; last + board.width() + 3];
+    for p in board.points() {
+        cells[p as usize] = board.cell(p);
+    }
+    for &p in removed {
+        cells[p as usize] = Cell::Empty;
+    }
+    let first = board.point(0, 0).expect("a board has a point");
+    (cells, board.neighbors(first)[3] - first)
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -544,6 +564,18 @@ mod tests {
         assert!(a.chain_at(at(&b, 0, 1)).pass_alive);
         assert_eq!(a.pass_alive_area(at(&b, 3, 3)), Some(Color::Black), "the white stones are dead");
         assert_eq!(a.pass_alive_area(at(&b, 1, 2)), Some(Color::Black));
+    }
+
+    #[test]
+    fn pass_alive_only_is_the_full_analysis_without_regions() {
+        for rows in [&[".X.XO..", "XXXXO..", "OOOOO..", "......."][..], &["X.X.XX", "XXXXXX", "X.OOOX", "XOOOOX", "X.OOOX", "XXXXXX"]] {
+            let board = Board::from_rows(rows).unwrap();
+            let (full, only) = (Analysis::new(&board), Analysis::pass_alive_only(&board));
+            let chains = |a: &Analysis| a.chains().iter().map(|c| (c.stones.clone(), c.liberties.clone(), c.pass_alive)).collect::<Vec<_>>();
+            assert_eq!(chains(&only), chains(&full));
+            assert!(board.points().all(|p| only.pass_alive_area(p) == full.pass_alive_area(p)));
+            assert!(only.regions().is_empty());
+        }
     }
 
     #[test]
