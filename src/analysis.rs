@@ -423,17 +423,14 @@ impl Analysis {
                 }
                 captured[c] = true;
                 fell = true;
-                for &s in &chain.stones {
-                    for q in self.neighbors(s) {
-                        let a = area_at[q as usize];
-                        if a != NONE {
-                            unsafe_area[a as usize] = true;
-                        }
-                    }
-                }
             }
             if !fell {
                 break;
+            }
+            // The areas beside a captured chain are those that list it as
+            // a border: a few lists to read, not every stone's neighbours.
+            for (a, area) in areas.iter().enumerate() {
+                unsafe_area[a] = unsafe_area[a] || borders[area.borders.clone()].iter().any(|&c| captured[c as usize]);
             }
         }
         for (c, chain) in self.chains.iter_mut().enumerate() {
