@@ -88,18 +88,20 @@ impl Analysis {
     /// The analysis of the board with the stones at `removed` lifted (the
     /// dead stones, at the end of a game).
     pub fn without(board: &Board, removed: &[Pt]) -> Analysis {
-        let last = board.points().last().map_or(0, |p| p as usize);
-        // One border row below the last point, plus its right border: every
-        // neighbour of a point of the board is an index of `cells`.
-        let mut cells = vec![Cell::Border; last + board.width() + 3];
-        for p in board.points() {
-            cells[p as usize] = board.cell(p);
+        let (cells, stride) = padded_cells(board, removed);
+        Analysis::from_cells(cells, stride)
+    }
+
+    /// The chains of the board and Benson's pass-alive chains and area,
+    /// with no region kept ([`Analysis::regions`] is empty): what the
+    /// estimator asks, without the cost of the regions.
+    pub fn pass_alive_only(board: &Board) -> Analysis {
+        let (cells, stride) = padded_cells(board, &[]);
+        let mut a = Analysis::chains_only(cells, stride);
+        for color in [Color::Black, Color::White] {
+            a.find_pass_alive(color);
         }
-        for &p in removed {
-            cells[p as usize] = Cell::Empty;
-        }
-        let first = board.point(0, 0).expect("a board has a point");
-        Analysis::from_cells(cells, board.neighbors(first)[3] - first)
+        a
     }
 
     /// The analysis of padded cells laid out as the board's, rows `stride`
@@ -125,8 +127,10 @@ impl Analysis {
             stride,
             chain_at: vec![NONE; n],
             region_at: vec![NONE; n],
-            chains: Vec::new(),
-            regions: Vec::new(),
+            // Sized up front (57 on 19x19): the lists grow from there
+            // only on boards of many chains or regions.
+            chains: Vec::with_capacity(n / 8),
+            regions: Vec::with_capacity(n / 8),
             pass_alive_area: vec![None; n],
         };
         a.find_chains();
@@ -216,8 +220,10 @@ impl Analysis {
     }
 
     /// The liberties the chain of a stone of `color` put at the empty point
-    /// `p` would have, captures aside.
-    pub fn liberties_if_played(&self, p: Pt, color: Color) -> Vec<Pt> {
+    /// `p` would have, captures aside, those `keep` accepts. They are
+    /// filtered before the list drops repeats: the few kept make a short
+    /// list to search, where a chain of an open board has dozens.
+    pub fn liberties_if_played(&self, p: Pt, color: Color, keep: impl Fn(Pt) -> bool) -> Vec<Pt> {
         let mut liberties: Vec<Pt> = Vec::new();
         for n in self.neighbors(p) {
             let cell = self.cells[n as usize];
@@ -229,7 +235,7 @@ impl Analysis {
                 &[]
             };
             for &l in around {
-                if l != p && !liberties.contains(&l) {
+                if l != p && keep(l) && !liberties.contains(&l) {
                     liberties.push(l);
                 }
             }
@@ -243,7 +249,7 @@ impl Analysis {
         // chains of hundreds of liberties). Each chain is flooded into the
         // same two lists, then copied out at its size: one allocation each.
         let mut listed = vec![0; self.cells.len()];
-        let (mut stones, mut liberties) = (Vec::new(), Vec::new());
+        let (mut stones, mut liberties) = (Vec::with_capacity(self.cells.len()), Vec::with_capacity(self.cells.len()));
         for start in 0..self.cells.len() {
             let Some(color) = self.cells[start].color() else { continue };
             if self.chain_at[start] != NONE {
@@ -273,7 +279,7 @@ impl Analysis {
     }
 
     fn find_regions(&mut self) {
-        let (mut points, mut chains) = (Vec::new(), Vec::new());
+        let (mut points, mut chains) = (Vec::with_capacity(self.cells.len()), Vec::with_capacity(self.chains.len()));
         for start in 0..self.cells.len() {
             if self.cells[start] != Cell::Empty || self.region_at[start] != NONE {
                 continue;
@@ -335,8 +341,13 @@ impl Analysis {
             /// Points with no stone of `color` beside them, up to 2.
             inner: u8,
         }
-        let mut areas: Vec<Area> = Vec::new();
-        let (mut points, mut vital, mut borders): (Vec<Pt>, Vec<ChainId>, Vec<ChainId>) = (Vec::with_capacity(n), Vec::new(), Vec::new());
+        let mut areas: Vec<Area> = Vec::with_capacity(n / 8);
+        let chain_count = self.chains.len();
+        let (mut points, mut vital, mut borders): (Vec<Pt>, Vec<ChainId>, Vec<ChainId>) =
+            (Vec::with_capacity(n), Vec::with_capacity(chain_count), Vec::with_capacity(chain_count));
+        // Per chain: the last area that listed it as a border, so a border
+        // list needs no `contains` (an open area borders dozens of chains).
+        let mut bordered = vec![NONE; self.chains.len()];
         for start in 0..n {
             if self.cells[start] != Cell::Empty || area_at[start] != NONE {
                 continue;
@@ -356,7 +367,8 @@ impl Analysis {
                     if cell == own {
                         let c = self.chain_at[q as usize];
                         beside[k] = c;
-                        if !borders[first_border..].contains(&c) {
+                        if bordered[c as usize] != id {
+                            bordered[c as usize] = id;
                             borders.push(c);
                         }
                     } else if cell != Cell::Border && area_at[q as usize] == NONE {
@@ -411,17 +423,14 @@ impl Analysis {
                 }
                 captured[c] = true;
                 fell = true;
-                for &s in &chain.stones {
-                    for q in self.neighbors(s) {
-                        let a = area_at[q as usize];
-                        if a != NONE {
-                            unsafe_area[a as usize] = true;
-                        }
-                    }
-                }
             }
             if !fell {
                 break;
+            }
+            // The areas beside a captured chain are those that list it as
+            // a border: a few lists to read, not every stone's neighbours.
+            for (a, area) in areas.iter().enumerate() {
+                unsafe_area[a] = unsafe_area[a] || borders[area.borders.clone()].iter().any(|&c| captured[c as usize]);
             }
         }
         for (c, chain) in self.chains.iter_mut().enumerate() {
@@ -447,6 +456,23 @@ impl Analysis {
             }
         }
     }
+}
+
+/// The board's cells with the stones at `removed` lifted, padded as the
+/// board's, and the distance between their rows.
+fn padded_cells(board: &Board, removed: &[Pt]) -> (Vec<Cell>, Pt) {
+    let last = board.points().last().map_or(0, |p| p as usize);
+    // One border row below the last point, plus its right border: every
+    // neighbour of a point of the board is an index of `cells`.
+    let mut cells = vec![Cell::Border; last + board.width() + 3];
+    for p in board.points() {
+        cells[p as usize] = board.cell(p);
+    }
+    for &p in removed {
+        cells[p as usize] = Cell::Empty;
+    }
+    let first = board.point(0, 0).expect("a board has a point");
+    (cells, board.neighbors(first)[3] - first)
 }
 
 #[cfg(test)]
@@ -538,6 +564,18 @@ mod tests {
     }
 
     #[test]
+    fn pass_alive_only_is_the_full_analysis_without_regions() {
+        for rows in [&[".X.XO..", "XXXXO..", "OOOOO..", "......."][..], &["X.X.XX", "XXXXXX", "X.OOOX", "XOOOOX", "X.OOOX", "XXXXXX"]] {
+            let board = Board::from_rows(rows).unwrap();
+            let (full, only) = (Analysis::new(&board), Analysis::pass_alive_only(&board));
+            let chains = |a: &Analysis| a.chains().iter().map(|c| (c.stones.clone(), c.liberties.clone(), c.pass_alive)).collect::<Vec<_>>();
+            assert_eq!(chains(&only), chains(&full));
+            assert!(board.points().all(|p| only.pass_alive_area(p) == full.pass_alive_area(p)));
+            assert!(only.regions().is_empty());
+        }
+    }
+
+    #[test]
     fn removed_stones_are_empty() {
         let board = Board::from_rows(&["XO.", "XO.", "XO."]).unwrap();
         let white: Vec<Pt> = (0..3).map(|y| board.point(1, y).unwrap()).collect();
@@ -556,6 +594,7 @@ mod tests {
         assert!(a.self_atari(at(&b, 0, 0), Color::Black), "Black fills its last liberty");
         assert!(!a.self_atari(at(&b, 0, 0), Color::White), "White captures");
         assert!(!a.self_atari(at(&b, 3, 0), Color::White));
-        assert_eq!(a.liberties_if_played(at(&b, 3, 0), Color::White).len(), 3);
+        assert_eq!(a.liberties_if_played(at(&b, 3, 0), Color::White, |_| true).len(), 3);
+        assert_eq!(a.liberties_if_played(at(&b, 3, 0), Color::White, |l| l != at(&b, 4, 0)).len(), 2);
     }
 }

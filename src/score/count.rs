@@ -568,27 +568,37 @@ fn connections_needed(probe: &Analysis, in_seki: &[bool], kinds: &[Kind]) -> Vec
     let mut out: Vec<Connection> = Vec::new();
     for chain in probe.chains().iter().filter(|c| !c.stones.iter().any(|&s| in_seki[s as usize])) {
         let color = chain.color;
-        let libs = &chain.liberties;
-        let own: Vec<Pt> = libs.iter().copied().filter(|&n| kinds[n as usize] == Kind::Territory(color)).collect();
-        let dame: Vec<Pt> = libs.iter().copied().filter(|&n| kinds[n as usize] == Kind::Dame).collect();
-        if own.len() != 1 || own.len() + dame.len() != libs.len() {
-            continue;
-        }
+        let Some(own) = one_own_point_and_dame(&chain.liberties, color, kinds) else { continue };
+        let dame: Vec<Pt> = chain.liberties.iter().copied().filter(|&n| n != own).collect();
         let opponent_fills_all = dame.iter().all(|&d| !probe.self_atari(d, color.opponent()));
-        let territory_if_filled = |d: Pt| probe.liberties_if_played(d, color).iter().filter(|&&n| matches!(kinds[n as usize], Kind::Territory(_))).count();
+        let territory_if_filled = |d: Pt| probe.liberties_if_played(d, color, |n| matches!(kinds[n as usize], Kind::Territory(_))).len();
         let filling_links_out = dame.iter().any(|&d| territory_if_filled(d) >= 2);
         // Connecting must give the chain a liberty the opponent cannot
         // take; filling an eye only its own stones surround does not, so
         // its owner fills a dame instead and keeps the eye.
-        let connection_saves = probe.liberties_if_played(own[0], color).iter().any(|l| !dame.contains(l));
+        let connection_saves = !probe.liberties_if_played(own, color, |l| !dame.contains(&l)).is_empty();
         if opponent_fills_all && !filling_links_out && connection_saves {
-            match out.iter_mut().find(|c| c.point == own[0]) {
+            match out.iter_mut().find(|c| c.point == own) {
                 Some(c) => c.dame = c.dame.max(dame.len()),
-                None => out.push(Connection { point: own[0], dame: dame.len() }),
+                None => out.push(Connection { point: own, dame: dame.len() }),
             }
         }
     }
     out
+}
+
+/// The one liberty of a chain of `color` that is its own territory, when
+/// each of its other liberties is dame.
+fn one_own_point_and_dame(liberties: &[Pt], color: Color, kinds: &[Kind]) -> Option<Pt> {
+    let mut own = None;
+    for &n in liberties {
+        match kinds[n as usize] {
+            Kind::Dame => {}
+            Kind::Territory(c) if c == color && own.is_none() => own = Some(n),
+            _ => return None,
+        }
+    }
+    own
 }
 
 /// Pass 5, the group tax: each living group (chains joined through the

@@ -400,7 +400,7 @@ impl Estimator {
         debug_assert!(points.first().is_none_or(|&p| p == stride + 1));
         // Chains and Benson's pass-alive chains and territory come from the
         // shared analysis; enemy stones in a pass-alive territory are dead.
-        let analysis = Analysis::new(board);
+        let analysis = Analysis::pass_alive_only(board);
         let mut e = Estimator {
             stride,
             points,

@@ -263,10 +263,18 @@ pub fn score_game(game: &GameTree, options: &ScoreOptions) -> Result<GameScore, 
     let agrees = recorded_result.as_ref().and_then(|r| verify::fits(r, black.total - white.total, rules.ties));
     let verdict = match recorded_result {
         Some(recorded) => {
-            let recount = |dead: &[Pt], count_rules: CountRules| {
-                let analysis = Analysis::without(board, dead);
-                let counted = count::count(&analysis, count_rules);
-                let (black, white) = sides(&counted, &analysis, board, dead, Tally { scoring, komi: komi.points, handicap_bonus, button });
+            let recount = |recount_dead: &[Pt], count_rules: CountRules| {
+                // The other conventions recount these very dead stones: the
+                // analysis of the same cells is the one already made.
+                let other;
+                let analysis = if recount_dead == dead.as_slice() {
+                    &analysis
+                } else {
+                    other = Analysis::without(board, recount_dead);
+                    &other
+                };
+                let counted = count::count(analysis, count_rules);
+                let (black, white) = sides(&counted, analysis, board, recount_dead, Tally { scoring, komi: komi.points, handicap_bonus, button });
                 black.total - white.total
             };
             let markup = from == "markup";
