@@ -283,9 +283,9 @@ pub enum Effort {
 }
 
 /// Playouts of an estimate in play: half a finished game's first round.
-/// On 231 resigned KGS games the winner of the estimate is the winner of
-/// RE in 186 with 8 playouts, 196 with 12, 192 with 16 (the differences
-/// are within the noise of so few games); 8 cost 0.7x the time of 16.
+/// Over the 19,136 resigned or timed-out KGS games whose estimate names a
+/// winner, it is RE's in 74.3% with 4 playouts, 75.8% with 6, 76.5% with
+/// 8 and 77.7% with 12; 8 cost 0.7x the time of 16.
 pub const IN_PLAY_PLAYOUTS: usize = 8;
 
 /// [`estimate`] with the given effort.
