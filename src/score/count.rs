@@ -116,26 +116,25 @@ pub fn seki(a: &Analysis, fill_dame: bool) -> Seki {
             found.at_dame[c as usize] = true;
         }
     };
-    let mut flood = Flood::new(a.cells().len());
-    let mut filled = a.cells().to_vec();
+    let mut filled = Filled::new(a);
     if fill_dame {
-        fill_quiet_dame(a, &mut filled, &mut flood);
+        fill_quiet_dame(a, &mut filled);
     }
     for region in a.regions() {
         // Filled only around small regions (see fill_quiet_dame).
         let small = region.points.len() <= MAX_LINKING_EYE;
         for &p in region.points.iter().filter(|&&p| a.pass_alive_area(p).is_none()) {
             let seki_dame = if small {
-                filled[p as usize] == Cell::Empty
-                    && touches_both(a, &filled, p)
-                    && flood.self_atari(a, &mut filled, p, Color::Black)
-                    && flood.self_atari(a, &mut filled, p, Color::White)
+                filled.cells[p as usize] == Cell::Empty
+                    && touches_both(a, &filled.cells, p)
+                    && filled.self_atari(a, p, Color::Black)
+                    && filled.self_atari(a, p, Color::White)
             } else {
                 touches_both(a, a.cells(), p) && a.self_atari(p, Color::Black) && a.self_atari(p, Color::White)
             };
             if seki_dame {
                 found.dame.push(p);
-                for c in chains_reached(a, &filled, p) {
+                for c in chains_reached(a, &filled.cells, p) {
                     mark(c, &mut found);
                 }
             }
@@ -166,22 +165,22 @@ pub fn seki(a: &Analysis, fill_dame: bool) -> Seki {
 /// at most two points are filled, the size of a seki's dame: in larger
 /// ones the order of filling would decide what is found. Pass-alive areas
 /// are left as they are.
-fn fill_quiet_dame(a: &Analysis, cells: &mut [Cell], flood: &mut Flood) {
+fn fill_quiet_dame(a: &Analysis, filled: &mut Filled) {
     let dame: Vec<Pt> = a
         .regions()
         .iter()
         .filter(|r| r.points.len() <= MAX_LINKING_EYE)
         .flat_map(|r| r.points.iter().copied())
-        .filter(|&p| a.pass_alive_area(p).is_none() && touches_both(a, cells, p))
+        .filter(|&p| a.pass_alive_area(p).is_none() && touches_both(a, &filled.cells, p))
         .collect();
     loop {
         let mut changed = false;
         for &p in &dame {
-            if cells[p as usize] != Cell::Empty || !touches_both(a, cells, p) {
+            if filled.cells[p as usize] != Cell::Empty || !touches_both(a, &filled.cells, p) {
                 continue;
             }
-            if let Some(color) = [Color::Black, Color::White].into_iter().find(|&c| flood.fills_quietly(a, cells, p, c)) {
-                cells[p as usize] = Cell::of(color);
+            if let Some(color) = [Color::Black, Color::White].into_iter().find(|&c| filled.fills_quietly(a, p, c)) {
+                filled.place(a, p, Cell::of(color));
                 changed = true;
             }
         }
@@ -382,31 +381,30 @@ struct Connection {
 /// is filled, as the players would before counting: always the first such
 /// point in board order, then the scan starts again.
 fn fill_one_sided_dame(a: &Analysis, kinds: &[Kind]) -> Vec<Cell> {
-    let mut cells = a.cells().to_vec();
-    let mut settled = Settled { points: vec![false; cells.len()], lowest_unsettled: 0 };
-    let mut flood = Flood::new(cells.len());
+    let mut filled = Filled::new(a);
+    let mut settled = Settled { points: vec![false; filled.cells.len()], lowest_unsettled: 0 };
     let mut from = Some(0);
     while let Some(start) = from {
-        from = fill_first_from(a, kinds, &mut cells, &mut settled, &mut flood, start);
+        from = fill_first_from(a, kinds, &mut filled, &mut settled, start);
     }
-    cells
+    filled.cells
 }
 
 /// Fills the first point from `start` on that only one colour can fill
 /// without self-atari. Returns where the next scan starts, the first point
 /// the fill unsettled (the points before this one are settled or no
 /// dame), or `None` when no point could be filled.
-fn fill_first_from(a: &Analysis, kinds: &[Kind], cells: &mut [Cell], settled: &mut Settled, flood: &mut Flood, start: Pt) -> Option<Pt> {
-    for d in start..cells.len() as Pt {
-        if settled.points[d as usize] || cells[d as usize] != Cell::Empty || kinds[d as usize] != Kind::Dame {
+fn fill_first_from(a: &Analysis, kinds: &[Kind], filled: &mut Filled, settled: &mut Settled, start: Pt) -> Option<Pt> {
+    for d in start..filled.cells.len() as Pt {
+        if settled.points[d as usize] || filled.cells[d as usize] != Cell::Empty || kinds[d as usize] != Kind::Dame {
             continue;
         }
         let mut safe = [Color::Black, Color::White]
             .into_iter()
-            .filter(|&c| a.neighbors(d).iter().any(|&n| cells[n as usize] == Cell::of(c)) && !flood.self_atari(a, cells, d, c));
+            .filter(|&c| a.neighbors(d).iter().any(|&n| filled.cells[n as usize] == Cell::of(c)) && !filled.self_atari(a, d, c));
         if let (Some(color), None) = (safe.next(), safe.next()) {
             settled.lowest_unsettled = d;
-            flood.fill(a, cells, d, Cell::of(color), settled);
+            filled.fill(a, d, Cell::of(color), settled);
             return Some(settled.lowest_unsettled);
         }
         settled.points[d as usize] = true;
@@ -433,19 +431,166 @@ impl Settled {
 /// A chain with this many liberties or more gives every point beside it
 /// the same answer in [`fill_one_sided_dame`] (self-atari counts two
 /// liberties, and a point takes one of them away).
-const MANY_LIBERTIES: usize = 3;
+const MANY_LIBERTIES: u32 = 3;
 
-/// Walks over chains for [`fill_one_sided_dame`]: a mark per cell (the
-/// walk's number), so a walk needs no list search.
-struct Flood {
-    mark: Vec<u32>,
-    round: u32,
-    stack: Vec<Pt>,
+/// The cells as the dame fills change them, with each chain's liberties
+/// kept as a set of bits. A fill only adds a stone (it takes nothing), so
+/// chains only merge and lose liberties, and a question about a chain's
+/// liberties needs no walk over its stones: on an open board in play the
+/// fills grow chains across whole regions, and each walk went over them.
+struct Filled {
+    cells: Vec<Cell>,
+    /// Per stone: another stone of its chain, up to the chain's root,
+    /// which is its own parent (a union-find forest).
+    parent: Vec<Pt>,
+    /// Per root: where its chain's liberty set starts in `sets`.
+    set_at: Vec<usize>,
+    /// The liberty sets, `words` words each (a bit per cell).
+    sets: Vec<u64>,
+    words: usize,
+    /// A set for a stone not played.
+    scratch: Vec<u64>,
 }
 
-impl Flood {
-    fn new(n: usize) -> Flood {
-        Flood { mark: vec![0; n], round: 0, stack: Vec::new() }
+impl Filled {
+    /// The analysis's cells, with its chains and their liberties.
+    fn new(a: &Analysis) -> Filled {
+        let cells = a.cells().to_vec();
+        let n = cells.len();
+        let words = n.div_ceil(64);
+        let mut filled = Filled {
+            parent: (0..n as Pt).collect(),
+            set_at: vec![0; n],
+            sets: Vec::with_capacity(words * (a.chains().len() + 16)),
+            words,
+            scratch: vec![0; words],
+            cells,
+        };
+        for chain in a.chains() {
+            let root = chain.stones[0];
+            for &s in &chain.stones {
+                filled.parent[s as usize] = root;
+            }
+            let at = filled.new_set(root);
+            for &l in &chain.liberties {
+                insert(&mut filled.sets[at..at + words], l);
+            }
+        }
+        filled
+    }
+
+    /// An empty liberty set for the chain whose root is `root`.
+    fn new_set(&mut self, root: Pt) -> usize {
+        let at = self.sets.len();
+        self.sets.resize(at + self.words, 0);
+        self.set_at[root as usize] = at;
+        at
+    }
+
+    /// The root of the chain of the stone at `p`.
+    fn root(&mut self, mut p: Pt) -> Pt {
+        while self.parent[p as usize] != p {
+            let grandparent = self.parent[self.parent[p as usize] as usize];
+            self.parent[p as usize] = grandparent;
+            p = grandparent;
+        }
+        p
+    }
+
+    /// Where the liberty set of the chain of the stone at `p` starts.
+    fn set_start(&mut self, p: Pt) -> usize {
+        let root = self.root(p);
+        self.set_at[root as usize]
+    }
+
+    /// The liberties of the chain of the stone at `p`.
+    fn set(&mut self, p: Pt) -> &[u64] {
+        let at = self.set_start(p);
+        &self.sets[at..at + self.words]
+    }
+
+    /// The liberties of the chain of the stone at `p`, counted up to `most`.
+    fn liberties_up_to(&mut self, p: Pt, most: u32) -> u32 {
+        count_up_to(self.set(p), most)
+    }
+
+    /// Puts `stone` at the empty point `d`, capturing nothing: it joins the
+    /// first chain of its colour beside it, and the others join that one.
+    fn place(&mut self, a: &Analysis, d: Pt, stone: Cell) {
+        self.cells[d as usize] = stone;
+        let around = a.neighbors(d);
+        let mut joined: Option<Pt> = None;
+        for n in around {
+            let cell = self.cells[n as usize];
+            if cell.color().is_none() {
+                continue;
+            }
+            let root = self.root(n);
+            let at = self.set_at[root as usize];
+            remove(&mut self.sets[at..at + self.words], d);
+            if cell != stone {
+                continue;
+            }
+            match joined {
+                None => joined = Some(root),
+                Some(first) if first != root => {
+                    self.parent[root as usize] = first;
+                    let into = self.set_at[first as usize];
+                    for w in 0..self.words {
+                        self.sets[into + w] |= self.sets[at + w];
+                    }
+                }
+                Some(_) => {}
+            }
+        }
+        let root = joined.unwrap_or(d);
+        let at = if root == d { self.new_set(d) } else { self.set_at[root as usize] };
+        self.parent[d as usize] = root;
+        for n in around.into_iter().filter(|&n| self.cells[n as usize] == Cell::Empty) {
+            insert(&mut self.sets[at..at + self.words], n);
+        }
+    }
+
+    /// The liberties a stone of `color` at the empty point `d` would have,
+    /// counted up to `most`.
+    fn liberties_if_played(&mut self, a: &Analysis, d: Pt, color: Color, most: u32) -> u32 {
+        self.scratch.fill(0);
+        for n in a.neighbors(d) {
+            let cell = self.cells[n as usize];
+            if cell == Cell::Empty {
+                insert(&mut self.scratch, n);
+            } else if cell == Cell::of(color) {
+                let at = self.set_start(n);
+                for w in 0..self.words {
+                    self.scratch[w] |= self.sets[at + w];
+                }
+            }
+        }
+        remove(&mut self.scratch, d);
+        count_up_to(&self.scratch, most)
+    }
+
+    /// Whether a stone of `color` at the empty point `d` would leave its
+    /// chain with at most one liberty and capture nothing: what
+    /// [`Analysis::self_atari`] answers of an analysed position, asked of
+    /// the cells as filled.
+    fn self_atari(&mut self, a: &Analysis, d: Pt, color: Color) -> bool {
+        // Two empty points beside it are two liberties.
+        if a.neighbors(d).iter().filter(|&&n| self.cells[n as usize] == Cell::Empty).count() >= 2 {
+            return false;
+        }
+        let enemy = Cell::of(color.opponent());
+        let captures = a.neighbors(d).into_iter().any(|n| self.cells[n as usize] == enemy && self.liberties_up_to(n, 2) < 2);
+        !captures && self.liberties_if_played(a, d, color, 2) < 2
+    }
+
+    /// Whether a stone of `color` at the empty point `d` captures nothing
+    /// and leaves no chain, its own or one beside it, with fewer than two
+    /// liberties.
+    fn fills_quietly(&mut self, a: &Analysis, d: Pt, color: Color) -> bool {
+        let enemy = Cell::of(color.opponent());
+        // `d` is a liberty of each enemy chain beside it, which the stone takes.
+        self.liberties_if_played(a, d, color, 2) == 2 && a.neighbors(d).into_iter().all(|n| self.cells[n as usize] != enemy || self.liberties_up_to(n, 3) == 3)
     }
 
     /// Puts `stone` at `d` and unsettles the points whose answer it may
@@ -455,111 +600,65 @@ impl Flood {
     /// beside `d`, the chain it joins and the enemy chains beside it, and
     /// a changed chain changes the answer beside it only if it had or has
     /// fewer than [`MANY_LIBERTIES`] liberties.
-    fn fill(&mut self, a: &Analysis, cells: &mut [Cell], d: Pt, stone: Cell, settled: &mut Settled) {
+    fn fill(&mut self, a: &Analysis, d: Pt, stone: Cell, settled: &mut Settled) {
         let around = a.neighbors(d);
         for n in around {
             settled.unsettle(n);
         }
         // The chains `d` joins, as they were.
-        let joined = around.into_iter().filter(|&n| cells[n as usize] == stone);
-        self.unsettle_beside_short_chains(a, cells, joined, settled);
-        cells[d as usize] = stone;
-        let enemies = around.into_iter().filter(|&n| cells[n as usize].color().is_some() && cells[n as usize] != stone);
-        self.unsettle_beside_short_chains(a, cells, enemies, settled);
-        self.unsettle_beside_short_chains(a, cells, [d], settled);
+        for n in around {
+            if self.cells[n as usize] == stone {
+                self.unsettle_beside_if_short(n, settled);
+            }
+        }
+        self.place(a, d, stone);
+        for n in around {
+            if self.cells[n as usize].color().is_some() && self.cells[n as usize] != stone {
+                self.unsettle_beside_if_short(n, settled);
+            }
+        }
+        self.unsettle_beside_if_short(d, settled);
     }
 
-    /// Unsettles the empty points beside the chains at `starts` (up to
-    /// four) that have fewer than [`MANY_LIBERTIES`] liberties.
-    fn unsettle_beside_short_chains(&mut self, a: &Analysis, cells: &[Cell], starts: impl IntoIterator<Item = Pt>, settled: &mut Settled) {
-        // Two walks a start at most.
-        let mut walked = [0u32; 8];
-        let mut walks = 0;
-        for start in starts {
-            // A stone keeps the mark of the walk over its chain until the
-            // next walk passes there: a chain met twice is walked once.
-            if walked[..walks].contains(&self.mark[start as usize]) {
-                continue;
-            }
-            let liberties = self.liberties_up_to(a, cells, start, MANY_LIBERTIES);
-            walked[walks] = self.round;
-            walks += 1;
-            if liberties < MANY_LIBERTIES {
-                self.walk(a, cells, start, |e| {
-                    settled.unsettle(e);
-                    true
-                });
-                walked[walks] = self.round;
-                walks += 1;
+    /// Unsettles the liberties of the chain at `p` if it has fewer than
+    /// [`MANY_LIBERTIES`].
+    fn unsettle_beside_if_short(&mut self, p: Pt, settled: &mut Settled) {
+        if self.liberties_up_to(p, MANY_LIBERTIES) == MANY_LIBERTIES {
+            return;
+        }
+        for (w, &word) in self.set(p).iter().enumerate() {
+            let mut bits = word;
+            while bits != 0 {
+                settled.unsettle((w * 64) as Pt + bits.trailing_zeros() as Pt);
+                bits &= bits - 1;
             }
         }
     }
+}
 
-    /// Whether a stone of `color` at the empty point `d` would leave its
-    /// chain with at most one liberty and capture nothing: what
-    /// [`Analysis::self_atari`] answers of an analysed position, asked of
-    /// cells a fill changes (`cells` is as it was on return).
-    fn self_atari(&mut self, a: &Analysis, cells: &mut [Cell], d: Pt, color: Color) -> bool {
-        // Two empty points beside it are two liberties: no walk needed.
-        if a.neighbors(d).iter().filter(|&&n| cells[n as usize] == Cell::Empty).count() >= 2 {
-            return false;
-        }
-        let enemy = Cell::of(color.opponent());
-        let captures = a.neighbors(d).into_iter().any(|n| cells[n as usize] == enemy && self.liberties_up_to(a, cells, n, 2) < 2);
-        if captures {
-            return false;
-        }
-        cells[d as usize] = Cell::of(color);
-        let liberties = self.liberties_up_to(a, cells, d, 2);
-        cells[d as usize] = Cell::Empty;
-        liberties < 2
-    }
-
-    /// Whether a stone of `color` at the empty point `d` captures nothing
-    /// and leaves no chain, its own or one beside it, with fewer than two
-    /// liberties (`cells` is as it was on return).
-    fn fills_quietly(&mut self, a: &Analysis, cells: &mut [Cell], d: Pt, color: Color) -> bool {
-        let enemy = Cell::of(color.opponent());
-        cells[d as usize] = Cell::of(color);
-        let quiet = self.liberties_up_to(a, cells, d, 2) == 2
-            && a.neighbors(d).into_iter().all(|n| cells[n as usize] != enemy || self.liberties_up_to(a, cells, n, 2) == 2);
-        cells[d as usize] = Cell::Empty;
-        quiet
-    }
-
-    /// The liberties of the chain at `start`, counted up to `most`.
-    fn liberties_up_to(&mut self, a: &Analysis, cells: &[Cell], start: Pt, most: usize) -> usize {
-        let mut liberties = 0;
-        self.walk(a, cells, start, |_| {
-            liberties += 1;
-            liberties < most
-        });
-        liberties
-    }
-
-    /// Visits each empty point beside the chain at `start` once, until
-    /// `visit` returns false.
-    fn walk(&mut self, a: &Analysis, cells: &[Cell], start: Pt, mut visit: impl FnMut(Pt) -> bool) {
-        self.round += 1;
-        let own = cells[start as usize];
-        self.mark[start as usize] = self.round;
-        self.stack.clear();
-        self.stack.push(start);
-        while let Some(p) = self.stack.pop() {
-            for n in a.neighbors(p) {
-                let cell = cells[n as usize];
-                if self.mark[n as usize] == self.round || (cell != Cell::Empty && cell != own) {
-                    continue;
-                }
-                self.mark[n as usize] = self.round;
-                if cell == own {
-                    self.stack.push(n);
-                } else if !visit(n) {
-                    return;
-                }
+/// The points of `set`, counted up to `most` (a chain asked about has few
+/// liberties or is quickly found to have enough).
+fn count_up_to(set: &[u64], most: u32) -> u32 {
+    let mut count = 0;
+    for &word in set {
+        let mut bits = word;
+        while bits != 0 {
+            count += 1;
+            if count == most {
+                return most;
             }
+            bits &= bits - 1;
         }
     }
+    count
+}
+
+fn insert(set: &mut [u64], p: Pt) {
+    set[p as usize / 64] |= 1 << (p % 64);
+}
+
+fn remove(set: &mut [u64], p: Pt) {
+    set[p as usize / 64] &= !(1 << (p % 64));
 }
 
 /// Own-territory points where a chain must connect once the opponent
@@ -699,12 +798,47 @@ mod tests {
             let rows: Vec<&str> = rows.iter().map(String::as_str).collect();
             let board = Board::from_rows(&rows).expect("a diagram");
             let a = Analysis::new(&board);
-            let mut cells = a.cells().to_vec();
-            let mut flood = Flood::new(cells.len());
+            let mut filled = Filled::new(&a);
             for p in board.points().filter(|&p| a.cell(p) == Cell::Empty) {
                 for color in [Color::Black, Color::White] {
-                    assert_eq!(flood.self_atari(&a, &mut cells, p, color), a.self_atari(p, color), "{rows:?} {p} {color:?}");
-                    assert_eq!(cells, a.cells(), "the cells are left as they were");
+                    assert_eq!(filled.self_atari(&a, p, color), a.self_atari(p, color), "{rows:?} {p} {color:?}");
+                }
+            }
+            assert_eq!(filled.cells, a.cells(), "the cells are left as they were");
+        }
+    }
+
+    #[test]
+    fn the_liberties_kept_through_fills_are_those_of_the_filled_cells() {
+        let mut seed = 0x9e37_79b9_7f4a_7c15u64;
+        let mut next = |n: usize| {
+            seed ^= seed << 13;
+            seed ^= seed >> 7;
+            seed ^= seed << 17;
+            (seed % n as u64) as usize
+        };
+        for _ in 0..200 {
+            let rows: Vec<String> = (0..9).map(|_| (0..9).map(|_| ['.', '.', '.', 'X', 'O'][next(5)]).collect()).collect();
+            let rows: Vec<&str> = rows.iter().map(String::as_str).collect();
+            let board = Board::from_rows(&rows).expect("a diagram");
+            let a = Analysis::new(&board);
+            let mut filled = Filled::new(&a);
+            for _ in 0..30 {
+                let empty: Vec<Pt> = board.points().filter(|&p| filled.cells[p as usize] == Cell::Empty).collect();
+                if empty.is_empty() {
+                    break;
+                }
+                let d = empty[next(empty.len())];
+                filled.place(&a, d, [Cell::Black, Cell::White][next(2)]);
+                let fresh = Analysis::chains_only(filled.cells.clone(), a.stride());
+                for p in board.points() {
+                    if fresh.cell(p).color().is_some() {
+                        assert_eq!(filled.liberties_up_to(p, u32::MAX) as usize, fresh.chain_at(p).liberties.len(), "{rows:?} {p}");
+                    } else {
+                        for color in [Color::Black, Color::White] {
+                            assert_eq!(filled.self_atari(&a, p, color), fresh.self_atari(p, color), "{rows:?} {p} {color:?}");
+                        }
+                    }
                 }
             }
         }
