@@ -448,8 +448,6 @@ struct Filled {
     /// The liberty sets, `words` words each (a bit per cell).
     sets: Vec<u64>,
     words: usize,
-    /// A set for a stone not played.
-    scratch: Vec<u64>,
 }
 
 impl Filled {
@@ -458,14 +456,7 @@ impl Filled {
         let cells = a.cells().to_vec();
         let n = cells.len();
         let words = n.div_ceil(64);
-        let mut filled = Filled {
-            parent: (0..n as Pt).collect(),
-            set_at: vec![0; n],
-            sets: Vec::with_capacity(words * (a.chains().len() + 16)),
-            words,
-            scratch: vec![0; words],
-            cells,
-        };
+        let mut filled = Filled { parent: (0..n as Pt).collect(), set_at: vec![0; n], sets: Vec::with_capacity(words * (a.chains().len() + 16)), words, cells };
         for chain in a.chains() {
             let root = chain.stones[0];
             for &s in &chain.stones {
@@ -551,23 +542,39 @@ impl Filled {
         }
     }
 
-    /// The liberties a stone of `color` at the empty point `d` would have,
-    /// counted up to `most`.
-    fn liberties_if_played(&mut self, a: &Analysis, d: Pt, color: Color, most: u32) -> u32 {
-        self.scratch.fill(0);
-        for n in a.neighbors(d) {
-            let cell = self.cells[n as usize];
-            if cell == Cell::Empty {
-                insert(&mut self.scratch, n);
-            } else if cell == Cell::of(color) {
-                let at = self.set_start(n);
-                for w in 0..self.words {
-                    self.scratch[w] |= self.sets[at + w];
+    /// Whether a stone of `color` at the empty point `d` would have two
+    /// liberties or more: the empty points beside it and its chains'
+    /// liberties, `d` aside, looked at until two are found.
+    fn two_liberties_if_played(&mut self, a: &Analysis, d: Pt, color: Color) -> bool {
+        let mut first: Option<Pt> = None;
+        let mut is_second = |p: Pt| {
+            if p == d || first == Some(p) {
+                return false;
+            }
+            first.is_some() || {
+                first = Some(p);
+                false
+            }
+        };
+        let around = a.neighbors(d);
+        if around.into_iter().any(|n| self.cells[n as usize] == Cell::Empty && is_second(n)) {
+            return true;
+        }
+        for n in around {
+            if self.cells[n as usize] != Cell::of(color) {
+                continue;
+            }
+            for (w, &word) in self.set(n).iter().enumerate() {
+                let mut bits = word;
+                while bits != 0 {
+                    if is_second((w * 64) as Pt + bits.trailing_zeros() as Pt) {
+                        return true;
+                    }
+                    bits &= bits - 1;
                 }
             }
         }
-        remove(&mut self.scratch, d);
-        count_up_to(&self.scratch, most)
+        false
     }
 
     /// Whether a stone of `color` at the empty point `d` would leave its
@@ -581,7 +588,7 @@ impl Filled {
         }
         let enemy = Cell::of(color.opponent());
         let captures = a.neighbors(d).into_iter().any(|n| self.cells[n as usize] == enemy && self.liberties_up_to(n, 2) < 2);
-        !captures && self.liberties_if_played(a, d, color, 2) < 2
+        !captures && !self.two_liberties_if_played(a, d, color)
     }
 
     /// Whether a stone of `color` at the empty point `d` captures nothing
@@ -590,7 +597,7 @@ impl Filled {
     fn fills_quietly(&mut self, a: &Analysis, d: Pt, color: Color) -> bool {
         let enemy = Cell::of(color.opponent());
         // `d` is a liberty of each enemy chain beside it, which the stone takes.
-        self.liberties_if_played(a, d, color, 2) == 2 && a.neighbors(d).into_iter().all(|n| self.cells[n as usize] != enemy || self.liberties_up_to(n, 3) == 3)
+        self.two_liberties_if_played(a, d, color) && a.neighbors(d).into_iter().all(|n| self.cells[n as usize] != enemy || self.liberties_up_to(n, 3) == 3)
     }
 
     /// Puts `stone` at `d` and unsettles the points whose answer it may
