@@ -75,9 +75,10 @@ pub struct Counted {
     /// Points counted as territory that touch a chain in seki: the eyes
     /// KGS's narrower tax leaves to their owner.
     pub seki_eyes_counted: u32,
-    /// Under [`Connections::ExceptOneDame`]: some point where a single dame
-    /// forces a connection was kept as territory.
-    pub one_dame_kept: bool,
+    /// Under [`Connections::ExceptOneDame`]: the points kept as territory
+    /// that [`Connections::Every`] would have connected (where a single
+    /// dame forces a connection, and the connections those force in turn).
+    pub one_dame_kept: u32,
     /// Points each colour (Black, White) gives up to the group tax.
     pub tax: [u32; 2],
 }
@@ -87,8 +88,11 @@ pub fn count(a: &Analysis, rules: CountRules) -> Counted {
     let seki = seki(a, rules.seki_eye_rule == SekiEyeRule::AnyChainInSeki);
     let mut kinds = regions(a, &seki);
     let seki_eyes_counted = if rules.tax == Tax::None { 0 } else { seki_eyes(a, &seki, rules.seki_eye_rule, &mut kinds) };
-    let one_dame_kept =
-        rules.scoring == Scoring::Territory && rules.connections != Connections::Ignored && necessary_connections(a, &seki, rules.connections, &mut kinds);
+    let one_dame_kept = if rules.scoring == Scoring::Territory && rules.connections != Connections::Ignored {
+        necessary_connections(a, &seki, rules.connections, &mut kinds)
+    } else {
+        0
+    };
     let tax = if rules.tax == Tax::All { group_tax(a, &kinds) } else { [0, 0] };
     Counted { kinds, seki, seki_eyes_counted, one_dame_kept, tax }
 }
@@ -332,8 +336,9 @@ pub fn seki_eyes(a: &Analysis, seki: &Seki, rule: SekiEyeRule, kinds: &mut [Kind
 ///
 /// Under [`Connections::ExceptOneDame`] (KGS's results), a chain whose
 /// only liberties are the territory point and a single dame either colour
-/// can fill keeps that point; returns whether it kept one.
-pub fn necessary_connections(a: &Analysis, seki: &Seki, which: Connections, kinds: &mut [Kind]) -> bool {
+/// can fill keeps that point; returns how many points it keeps that
+/// [`Connections::Every`] would connect (the dame are filled once for both).
+pub fn necessary_connections(a: &Analysis, seki: &Seki, which: Connections, kinds: &mut [Kind]) -> u32 {
     let mut in_seki = vec![false; a.cells().len()];
     for (c, chain) in a.chains().iter().enumerate() {
         if seki.chains[c] {
@@ -342,7 +347,22 @@ pub fn necessary_connections(a: &Analysis, seki: &Seki, which: Connections, kind
             }
         }
     }
-    let mut cells = fill_one_sided_dame(a, kinds);
+    let filled = fill_one_sided_dame(a, kinds);
+    let mut under_every = (which == Connections::ExceptOneDame).then(|| kinds.to_vec());
+    let kept_one = connect(a, &in_seki, filled.clone(), which, kinds);
+    match &mut under_every {
+        Some(every) if kept_one => {
+            connect(a, &in_seki, filled, Connections::Every, every);
+            let forced = |kinds: &[Kind]| kinds.iter().filter(|&&k| k == Kind::ForcedConnection).count() as u32;
+            forced(every).saturating_sub(forced(kinds))
+        }
+        _ => 0,
+    }
+}
+
+/// Makes the connections on the filled `cells`, again until none is
+/// needed; returns whether [`Connections::ExceptOneDame`] kept a point.
+fn connect(a: &Analysis, in_seki: &[bool], mut cells: Vec<Cell>, which: Connections, kinds: &mut [Kind]) -> bool {
     let mut one_dame_kept = false;
     loop {
         // The probe asks only about chains: no regions, no pass-alive search.
@@ -353,7 +373,7 @@ pub fn necessary_connections(a: &Analysis, seki: &Seki, which: Connections, kind
             filled = Analysis::chains_only(cells.clone(), a.stride());
             &filled
         };
-        let mut connections = connections_needed(probe, &in_seki, kinds);
+        let mut connections = connections_needed(probe, in_seki, kinds);
         if which == Connections::ExceptOneDame {
             let before = connections.len();
             connections.retain(|c| c.dame != 1);
@@ -985,9 +1005,9 @@ mod tests {
         // count keeps A4 as Black's territory.
         let position = [".XXXXX", "X.XXXX", "OO..OX", "OOOOOO"];
         let every = assert_counted(&position, JAPANESE, &["cXXXXX", "X.XXXX", "OO..OX", "OOOOOO"]);
-        assert!(!every.one_dame_kept);
+        assert_eq!(every.one_dame_kept, 0);
         let kgs = assert_counted(&position, CountRules { connections: Connections::ExceptOneDame, ..JAPANESE }, &["bXXXXX", "X.XXXX", "OO..OX", "OOOOOO"]);
-        assert!(kgs.one_dame_kept);
+        assert_eq!(kgs.one_dame_kept, 1);
     }
 
     #[test]
@@ -996,9 +1016,9 @@ mod tests {
         // atari as in an open ko, and connects under KGS's rule too.
         let kgs = CountRules { connections: Connections::ExceptOneDame, ..JAPANESE };
         let one_sided = assert_counted(&["...XO....", "...XOO...", "....X.O.."], kgs, &["bbbXOwwww", "bbbXOOwww", "bbbcX.Oww"]);
-        assert!(!one_sided.one_dame_kept);
+        assert_eq!(one_sided.one_dame_kept, 0);
         let open_ko = assert_counted(&[".O.O.OO.O", "OOOOOOOOX", "XXXXXXXXX", "........."], kgs, &["wOwOwOOcO", "OOOOOOOOX", "XXXXXXXXX", "bbbbbbbbb"]);
-        assert!(!open_ko.one_dame_kept);
+        assert_eq!(open_ko.one_dame_kept, 0);
     }
 
     #[test]

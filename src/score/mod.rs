@@ -25,7 +25,7 @@ use crate::diag::{Code, Diagnostic};
 use crate::provenance;
 use crate::replay::{self, Position, RuleOverrides};
 pub use crate::rules::SekiEyes;
-use crate::rules::{Connections, HandicapBonus, Scoring, Ties};
+use crate::rules::{HandicapBonus, Scoring, Ties};
 use crate::sgf::props::{self, Point};
 use crate::sgf::{GameTree, Node, PropId};
 use count::{CountRules, Counted, Kind};
@@ -232,17 +232,14 @@ pub fn score_game(game: &GameTree, options: &ScoreOptions) -> Result<GameScore, 
         );
         diagnostics.push(Diagnostic::new(Code::SekiEyesCounted, at, message));
     }
-    if from != "markup" && counted.one_dame_kept {
-        let forced = |c: &Counted| c.kinds.iter().filter(|&&k| k == Kind::ForcedConnection).count();
-        let kept = forced(&count::count(&analysis, CountRules { connections: Connections::Every, ..CountRules::of(&rules) })).saturating_sub(forced(&counted));
-        if kept > 0 {
-            let at = root.get("PC").or(root.get("AP")).map_or(0, |p| p.offset());
-            let message = format!(
-                "the record comes from KGS, whose Japanese scoring keeps a point of territory where a single dame forces a connection; kifu does the same, which counts {kept} point{} that Japanese rules leave to no one (--connections every for Japanese rules)",
-                if kept == 1 { "" } else { "s" }
-            );
-            diagnostics.push(Diagnostic::new(Code::ConnectionCounted, at, message));
-        }
+    let kept = counted.one_dame_kept;
+    if from != "markup" && kept > 0 {
+        let at = root.get("PC").or(root.get("AP")).map_or(0, |p| p.offset());
+        let message = format!(
+            "the record comes from KGS, whose Japanese scoring keeps a point of territory where a single dame forces a connection; kifu does the same, which counts {kept} point{} that Japanese rules leave to no one (--connections every for Japanese rules)",
+            if kept == 1 { "" } else { "s" }
+        );
+        diagnostics.push(Diagnostic::new(Code::ConnectionCounted, at, message));
     }
     let handicap_bonus = handicap_bonus(root, options, &position);
     // The button: half a point to the first player to pass.
@@ -554,7 +551,7 @@ fn markup_count(analysis: &Analysis, board: &Board, end: Node<'_>, dead: &[Pt]) 
             }
         }
     }
-    Counted { kinds, seki: count::Seki::default(), seki_eyes_counted: 0, one_dame_kept: false, tax: [0, 0] }
+    Counted { kinds, seki: count::Seki::default(), seki_eyes_counted: 0, one_dame_kept: 0, tax: [0, 0] }
 }
 
 /// What a count adds to the points on the board.
