@@ -360,20 +360,12 @@ pub fn necessary_connections(a: &Analysis, seki: &Seki, which: Connections, kind
     }
 }
 
-/// Makes the connections on the filled `cells`, again until none is
+/// Makes the connections on the filled cells, again until none is
 /// needed; returns whether [`Connections::ExceptOneDame`] kept a point.
-fn connect(a: &Analysis, in_seki: &[bool], mut cells: Vec<Cell>, which: Connections, kinds: &mut [Kind]) -> bool {
+fn connect(a: &Analysis, in_seki: &[bool], mut filled: Filled, which: Connections, kinds: &mut [Kind]) -> bool {
     let mut one_dame_kept = false;
     loop {
-        // The probe asks only about chains: no regions, no pass-alive search.
-        let filled;
-        let probe = if cells == a.cells() {
-            a
-        } else {
-            filled = Analysis::chains_only(cells.clone(), a.stride());
-            &filled
-        };
-        let mut connections = connections_needed(probe, in_seki, kinds);
+        let mut connections = connections_needed(a, &mut filled, in_seki, kinds);
         if which == Connections::ExceptOneDame {
             let before = connections.len();
             connections.retain(|c| c.dame != 1);
@@ -384,7 +376,7 @@ fn connect(a: &Analysis, in_seki: &[bool], mut cells: Vec<Cell>, which: Connecti
         }
         for Connection { point, .. } in connections {
             let Kind::Territory(color) = kinds[point as usize] else { continue };
-            cells[point as usize] = Cell::of(color);
+            filled.place(a, point, Cell::of(color));
             kinds[point as usize] = Kind::ForcedConnection;
         }
     }
@@ -400,14 +392,14 @@ struct Connection {
 /// The cells once each dame only one colour can fill without self-atari
 /// is filled, as the players would before counting: always the first such
 /// point in board order, then the scan starts again.
-fn fill_one_sided_dame(a: &Analysis, kinds: &[Kind]) -> Vec<Cell> {
+fn fill_one_sided_dame(a: &Analysis, kinds: &[Kind]) -> Filled {
     let mut filled = Filled::new(a);
     let mut settled = Settled { points: vec![false; filled.cells.len()], lowest_unsettled: 0 };
     let mut from = Some(0);
     while let Some(start) = from {
         from = fill_first_from(a, kinds, &mut filled, &mut settled, start);
     }
-    filled.cells
+    filled
 }
 
 /// Fills the first point from `start` on that only one colour can fill
@@ -458,6 +450,7 @@ const MANY_LIBERTIES: u32 = 3;
 /// chains only merge and lose liberties, and a question about a chain's
 /// liberties needs no walk over its stones: on an open board in play the
 /// fills grow chains across whole regions, and each walk went over them.
+#[derive(Clone)]
 struct Filled {
     cells: Vec<Cell>,
     /// Per stone: another stone of its chain, up to the chain's root,
@@ -562,39 +555,30 @@ impl Filled {
         }
     }
 
-    /// Whether a stone of `color` at the empty point `d` would have two
-    /// liberties or more: the empty points beside it and its chains'
-    /// liberties, `d` aside, looked at until two are found.
-    fn two_liberties_if_played(&mut self, a: &Analysis, d: Pt, color: Color) -> bool {
-        let mut first: Option<Pt> = None;
-        let mut is_second = |p: Pt| {
-            if p == d || first == Some(p) {
-                return false;
+    /// The liberties a stone of `color` at the empty point `d` would have,
+    /// captures aside, those `keep` accepts, counted up to `most` (at most
+    /// two): the empty points beside it first, then its chains' liberties.
+    fn liberties_if_played(&mut self, a: &Analysis, d: Pt, color: Color, keep: impl Fn(Pt) -> bool, most: usize) -> usize {
+        debug_assert!(most <= 2);
+        let mut found = [d; 2];
+        let mut count = 0;
+        let mut enough = |p: Pt| {
+            if p != d && keep(p) && !found[..count].contains(&p) {
+                found[count] = p;
+                count += 1;
             }
-            first.is_some() || {
-                first = Some(p);
-                false
-            }
+            count == most
         };
         let around = a.neighbors(d);
-        if around.into_iter().any(|n| self.cells[n as usize] == Cell::Empty && is_second(n)) {
-            return true;
+        if around.into_iter().any(|n| self.cells[n as usize] == Cell::Empty && enough(n)) {
+            return most;
         }
         for n in around {
-            if self.cells[n as usize] != Cell::of(color) {
-                continue;
-            }
-            for (w, &word) in self.set(n).iter().enumerate() {
-                let mut bits = word;
-                while bits != 0 {
-                    if is_second((w * 64) as Pt + bits.trailing_zeros() as Pt) {
-                        return true;
-                    }
-                    bits &= bits - 1;
-                }
+            if self.cells[n as usize] == Cell::of(color) && members(self.set(n)).any(&mut enough) {
+                return most;
             }
         }
-        false
+        count
     }
 
     /// Whether a stone of `color` at the empty point `d` would leave its
@@ -608,7 +592,7 @@ impl Filled {
         }
         let enemy = Cell::of(color.opponent());
         let captures = a.neighbors(d).into_iter().any(|n| self.cells[n as usize] == enemy && self.liberties_up_to(n, 2) < 2);
-        !captures && !self.two_liberties_if_played(a, d, color)
+        !captures && self.liberties_if_played(a, d, color, |_| true, 2) < 2
     }
 
     /// Whether a stone of `color` at the empty point `d` captures nothing
@@ -617,7 +601,8 @@ impl Filled {
     fn fills_quietly(&mut self, a: &Analysis, d: Pt, color: Color) -> bool {
         let enemy = Cell::of(color.opponent());
         // `d` is a liberty of each enemy chain beside it, which the stone takes.
-        self.two_liberties_if_played(a, d, color) && a.neighbors(d).into_iter().all(|n| self.cells[n as usize] != enemy || self.liberties_up_to(n, 3) == 3)
+        self.liberties_if_played(a, d, color, |_| true, 2) == 2
+            && a.neighbors(d).into_iter().all(|n| self.cells[n as usize] != enemy || self.liberties_up_to(n, 3) == 3)
     }
 
     /// Puts `stone` at `d` and unsettles the points whose answer it may
@@ -653,12 +638,8 @@ impl Filled {
         if self.liberties_up_to(p, MANY_LIBERTIES) == MANY_LIBERTIES {
             return;
         }
-        for (w, &word) in self.set(p).iter().enumerate() {
-            let mut bits = word;
-            while bits != 0 {
-                settled.unsettle((w * 64) as Pt + bits.trailing_zeros() as Pt);
-                bits &= bits - 1;
-            }
+        for l in members(self.set(p)) {
+            settled.unsettle(l);
         }
     }
 }
@@ -666,18 +647,21 @@ impl Filled {
 /// The points of `set`, counted up to `most` (a chain asked about has few
 /// liberties or is quickly found to have enough).
 fn count_up_to(set: &[u64], most: u32) -> u32 {
-    let mut count = 0;
-    for &word in set {
+    members(set).take(most as usize).count() as u32
+}
+
+/// The points of `set`, in order.
+fn members(set: &[u64]) -> impl Iterator<Item = Pt> + '_ {
+    set.iter().enumerate().flat_map(|(w, &word)| {
         let mut bits = word;
-        while bits != 0 {
-            count += 1;
-            if count == most {
-                return most;
-            }
-            bits &= bits - 1;
-        }
-    }
-    count
+        std::iter::from_fn(move || {
+            (bits != 0).then(|| {
+                let p = (w * 64) as Pt + bits.trailing_zeros() as Pt;
+                bits &= bits - 1;
+                p
+            })
+        })
+    })
 }
 
 fn insert(set: &mut [u64], p: Pt) {
@@ -689,20 +673,30 @@ fn remove(set: &mut [u64], p: Pt) {
 }
 
 /// Own-territory points where a chain must connect once the opponent
-/// fills the dame around it (see [`necessary_connections`]).
-fn connections_needed(probe: &Analysis, in_seki: &[bool], kinds: &[Kind]) -> Vec<Connection> {
+/// fills the dame around it (see [`necessary_connections`]), on the
+/// filled cells.
+fn connections_needed(a: &Analysis, filled: &mut Filled, in_seki: &[bool], kinds: &[Kind]) -> Vec<Connection> {
+    let mut roots_in_seki = vec![false; in_seki.len()];
+    for p in (0..in_seki.len() as Pt).filter(|&p| in_seki[p as usize]) {
+        let root = filled.root(p);
+        roots_in_seki[root as usize] = true;
+    }
     let mut out: Vec<Connection> = Vec::new();
-    for chain in probe.chains().iter().filter(|c| !c.stones.iter().any(|&s| in_seki[s as usize])) {
-        let color = chain.color;
-        let Some(own) = one_own_point_and_dame(&chain.liberties, color, kinds) else { continue };
-        let dame: Vec<Pt> = chain.liberties.iter().copied().filter(|&n| n != own).collect();
-        let opponent_fills_all = dame.iter().all(|&d| !probe.self_atari(d, color.opponent()));
-        let territory_if_filled = |d: Pt| probe.liberties_if_played(d, color, |n| matches!(kinds[n as usize], Kind::Territory(_))).len();
-        let filling_links_out = dame.iter().any(|&d| territory_if_filled(d) >= 2);
+    for root in 0..in_seki.len() as Pt {
+        let Some(color) = filled.cells[root as usize].color() else { continue };
+        if filled.parent[root as usize] != root || roots_in_seki[root as usize] {
+            continue;
+        }
+        let liberties: Vec<Pt> = members(filled.set(root)).collect();
+        let Some(own) = one_own_point_and_dame(&liberties, color, kinds) else { continue };
+        let dame: Vec<Pt> = liberties.iter().copied().filter(|&n| n != own).collect();
+        let opponent_fills_all = dame.iter().all(|&d| !filled.self_atari(a, d, color.opponent()));
+        let is_territory = |n: Pt| matches!(kinds[n as usize], Kind::Territory(_));
+        let filling_links_out = dame.iter().any(|&d| filled.liberties_if_played(a, d, color, is_territory, 2) == 2);
         // Connecting must give the chain a liberty the opponent cannot
         // take; filling an eye only its own stones surround does not, so
         // its owner fills a dame instead and keeps the eye.
-        let connection_saves = !probe.liberties_if_played(own, color, |l| !dame.contains(&l)).is_empty();
+        let connection_saves = filled.liberties_if_played(a, own, color, |l| !dame.contains(&l), 1) == 1;
         if opponent_fills_all && !filling_links_out && connection_saves {
             match out.iter_mut().find(|c| c.point == own) {
                 Some(c) => c.dame = c.dame.max(dame.len()),
