@@ -576,6 +576,9 @@ struct Lists {
     /// The points played, in the order of a position's key
     /// ([`Local::points`]).
     played: Vec<usize>,
+    /// Per point, its place in `played` counted from 1 (0 if not played):
+    /// the ko point's part of the key.
+    key_place: Vec<u64>,
     /// The points the attacker may play on ([`Search::push_moves`]).
     attacker_tries: Vec<usize>,
     /// The points the defender may play on.
@@ -589,11 +592,17 @@ struct Lists {
 }
 
 impl Lists {
-    fn new(local: &Local) -> Lists {
+    fn new(local: &Local, points: usize) -> Lists {
         let group = if local.whole { &local.group[..] } else { &[] };
         let tries = |outside: &[usize]| local.region.iter().chain(outside).chain(&local.wall_liberties).chain(group).copied().collect();
+        let played: Vec<usize> = local.points().copied().collect();
+        let mut key_place = vec![0; points];
+        for (i, &p) in played.iter().enumerate() {
+            key_place[p] = i as u64 + 1;
+        }
         Lists {
-            played: local.points().copied().collect(),
+            played,
+            key_place,
             attacker_tries: tries(&local.outside),
             defender_tries: tries(&local.joints),
             held: local.group.iter().chain(local.points()).copied().collect(),
@@ -638,7 +647,7 @@ impl<'a> Search<'a> {
             numbered: Vec::new(),
             stack: Vec::new(),
             benson: Benson::default(),
-            lists: Lists::new(local),
+            lists: Lists::new(local, cells.len()),
         }
     }
 
@@ -646,20 +655,11 @@ impl<'a> Search<'a> {
     /// the points played (two bits each), the ko point's place among them
     /// and the side to move.
     fn push_key(&mut self, attacker_to_move: bool) {
-        let (mut word, mut bits) = (0u64, 0);
-        let mut ko = 0;
-        for (i, &p) in self.lists.played.iter().enumerate() {
-            if bits == 64 {
-                self.keys.push(word);
-                (word, bits) = (0, 0);
-            }
-            word = word << 2 | u64::from(self.cells[p]);
-            bits += 2;
-            if self.ko == Some(p) {
-                ko = i as u64 + 1;
-            }
+        for points in self.lists.played.chunks(32) {
+            let word = points.iter().fold(0, |word, &p| word << 2 | u64::from(self.cells[p]));
+            self.keys.push(word);
         }
-        self.keys.push(word);
+        let ko = self.ko.map_or(0, |k| self.lists.key_place[k]);
         self.keys.push(ko << 1 | u64::from(attacker_to_move));
     }
 
