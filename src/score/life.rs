@@ -840,6 +840,12 @@ impl<'a> Search<'a> {
 
     /// The liberties of the chain at `p`, counted up to `limit`.
     fn liberties(&mut self, p: usize, limit: usize) -> usize {
+        // The stone's own empty neighbours are liberties: often enough,
+        // with no walk.
+        let beside = self.local.nbrs(p).iter().filter(|&&q| self.cells[q] == EMPTY).count();
+        if beside >= limit {
+            return limit;
+        }
         self.walk += 1;
         let color = self.cells[p];
         self.walked[p] = self.walk;
