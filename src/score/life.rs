@@ -527,6 +527,41 @@ impl Hasher for WordHasher {
     }
 }
 
+/// Who wins from a position with a side to move, by its key
+/// ([`Search::push_key`]): a key of two words (at most 32 points played,
+/// as in every first reading) held as one `u128`, stored with no
+/// allocation.
+enum Memo {
+    Short(HashMap<u128, bool, BuildHasherDefault<WordHasher>>),
+    Long(HashMap<Box<[u64]>, bool, BuildHasherDefault<WordHasher>>),
+}
+
+impl Memo {
+    /// A memo for the keys of `points` points played.
+    fn new(points: usize) -> Memo {
+        if points <= 32 { Memo::Short(HashMap::default()) } else { Memo::Long(HashMap::default()) }
+    }
+
+    fn get(&self, key: &[u64]) -> Option<bool> {
+        match self {
+            Memo::Short(memo) => memo.get(&two_words(key)).copied(),
+            Memo::Long(memo) => memo.get(key).copied(),
+        }
+    }
+
+    fn insert(&mut self, key: &[u64], won: bool) {
+        match self {
+            Memo::Short(memo) => memo.insert(two_words(key), won),
+            Memo::Long(memo) => memo.insert(key.into(), won),
+        };
+    }
+}
+
+/// A key of two words as one number.
+fn two_words(key: &[u64]) -> u128 {
+    u128::from(key[0]) << 64 | u128::from(key[1])
+}
+
 struct Search<'a> {
     local: &'a Local,
     /// Positions it may visit before it answers "unknown".
@@ -537,9 +572,10 @@ struct Search<'a> {
     /// The point a simple ko forbids to the side to move.
     ko: Option<usize>,
     /// Who wins from a position with a side to move, by its key.
-    memo: HashMap<Box<[u64]>, bool, BuildHasherDefault<WordHasher>>,
+    memo: Memo,
     /// The keys of the positions on the line being read, one after the
-    /// other: a key is boxed only when its answer is stored.
+    /// other: a longer key than [`Memo::Short`]'s is boxed only when its
+    /// answer is stored.
     keys: Vec<u64>,
     /// The moves of the positions on the line, one position's after the
     /// other's, in the order they are tried.
@@ -634,7 +670,7 @@ impl<'a> Search<'a> {
             budget: NODE_BUDGET,
             cells: cells.to_vec(),
             ko: None,
-            memo: HashMap::default(),
+            memo: Memo::new(local.points().count()),
             keys: Vec::new(),
             moves: Vec::new(),
             taken: Vec::new(),
@@ -674,7 +710,7 @@ impl<'a> Search<'a> {
         }
         let at = self.keys.len();
         self.push_key(attacker_to_move);
-        if let Some(&won) = self.memo.get(&self.keys[at..]) {
+        if let Some(won) = self.memo.get(&self.keys[at..]) {
             self.keys.truncate(at);
             return Some(won);
         }
@@ -688,7 +724,7 @@ impl<'a> Search<'a> {
             won
         };
         if let Some(won) = won {
-            self.memo.insert(self.keys[at..].into(), won);
+            self.memo.insert(&self.keys[at..], won);
         }
         self.keys.truncate(at);
         won
