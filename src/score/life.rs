@@ -625,17 +625,26 @@ struct Lists {
     /// The points Benson's regions are walked from: the regions' and (read
     /// whole) the group's ([`Search::find_regions`]).
     eye_space: Vec<usize>,
+    /// Per stone of the group, the number of its chain at the start
+    /// (`usize::MAX` off the group).
+    group_chain: Vec<usize>,
+    /// The liberties of those chains at the start, one chain's after the
+    /// other's, and where each chain's liberties end
+    /// ([`Search::has_liberty`]).
+    group_liberties: Vec<usize>,
+    group_liberty_ends: Vec<usize>,
 }
 
 impl Lists {
-    fn new(local: &Local, points: usize) -> Lists {
+    fn new(local: &Local, cells: &[u8]) -> Lists {
         let group = if local.whole { &local.group[..] } else { &[] };
         let tries = |outside: &[usize]| local.region.iter().chain(outside).chain(&local.wall_liberties).chain(group).copied().collect();
         let played: Vec<usize> = local.points().copied().collect();
-        let mut key_place = vec![0; points];
+        let mut key_place = vec![0; cells.len()];
         for (i, &p) in played.iter().enumerate() {
             key_place[p] = i as u64 + 1;
         }
+        let (group_chain, group_liberties, group_liberty_ends) = group_chains(local, cells);
         Lists {
             played,
             key_place,
@@ -643,8 +652,40 @@ impl Lists {
             defender_tries: tries(&local.joints),
             held: local.group.iter().chain(local.points()).copied().collect(),
             eye_space: local.region.iter().chain(group).copied().collect(),
+            group_chain,
+            group_liberties,
+            group_liberty_ends,
         }
     }
+}
+
+/// Per stone of the group on `cells`, the number of its chain; the chains'
+/// liberties, one chain's after the other's; where each chain's liberties
+/// end.
+fn group_chains(local: &Local, cells: &[u8]) -> (Vec<usize>, Vec<usize>, Vec<usize>) {
+    let mut chain_of = vec![usize::MAX; cells.len()];
+    let (mut liberties, mut ends) = (Vec::new(), Vec::new());
+    let mut todo = Vec::new();
+    for &start in &local.group {
+        if chain_of[start] != usize::MAX {
+            continue;
+        }
+        chain_of[start] = ends.len();
+        todo.push(start);
+        let from = liberties.len();
+        while let Some(p) = todo.pop() {
+            for q in local.nbrs(p) {
+                if cells[q] == local.defender && chain_of[q] == usize::MAX {
+                    chain_of[q] = ends.len();
+                    todo.push(q);
+                } else if cells[q] == EMPTY && !liberties[from..].contains(&q) {
+                    liberties.push(q);
+                }
+            }
+        }
+        ends.push(liberties.len());
+    }
+    (chain_of, liberties, ends)
 }
 
 /// What [`Search::undo`] needs to take a move back.
@@ -683,7 +724,7 @@ impl<'a> Search<'a> {
             numbered: Vec::new(),
             stack: Vec::new(),
             benson: Benson::default(),
-            lists: Lists::new(local, cells.len()),
+            lists: Lists::new(local, cells),
         }
     }
 
@@ -846,7 +887,7 @@ impl<'a> Search<'a> {
         for q in self.local.nbrs(p) {
             // Taken off at once: the other enemy chains beside `p` are not
             // beside these stones.
-            if self.cells[q] == 3 - color && self.liberties(q, 1) == 0 {
+            if self.cells[q] == 3 - color && !self.has_liberty(q) {
                 self.take_chain(q);
             }
         }
@@ -872,6 +913,21 @@ impl<'a> Search<'a> {
         self.taken.truncate(played.taken_from);
         self.cells[played.p] = EMPTY;
         self.ko = played.ko;
+    }
+
+    /// Whether the chain at `q` has a liberty. Read at first (not whole), a
+    /// chain of the group holds at every node all its stones of the start
+    /// (losing one ends the line), so a liberty it had then, still empty,
+    /// is one: found there, it needs no walk.
+    fn has_liberty(&mut self, q: usize) -> bool {
+        let (lists, chain) = (&self.lists, self.lists.group_chain[q]);
+        if !self.local.whole && chain != usize::MAX {
+            let from = if chain == 0 { 0 } else { lists.group_liberty_ends[chain - 1] };
+            if lists.group_liberties[from..lists.group_liberty_ends[chain]].iter().any(|&p| self.cells[p] == EMPTY) {
+                return true;
+            }
+        }
+        self.liberties(q, 1) > 0
     }
 
     /// The liberties of the chain at `p`, counted up to `limit`.
