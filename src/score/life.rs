@@ -527,6 +527,41 @@ impl Hasher for WordHasher {
     }
 }
 
+/// Who wins from a position with a side to move, by its key
+/// ([`Search::push_key`]): a key of two words (at most 32 points played,
+/// as in every first reading) held as one `u128`, stored with no
+/// allocation.
+enum Memo {
+    Short(HashMap<u128, bool, BuildHasherDefault<WordHasher>>),
+    Long(HashMap<Box<[u64]>, bool, BuildHasherDefault<WordHasher>>),
+}
+
+impl Memo {
+    /// A memo for the keys of `points` points played.
+    fn new(points: usize) -> Memo {
+        if points <= 32 { Memo::Short(HashMap::default()) } else { Memo::Long(HashMap::default()) }
+    }
+
+    fn get(&self, key: &[u64]) -> Option<bool> {
+        match self {
+            Memo::Short(memo) => memo.get(&two_words(key)).copied(),
+            Memo::Long(memo) => memo.get(key).copied(),
+        }
+    }
+
+    fn insert(&mut self, key: &[u64], won: bool) {
+        match self {
+            Memo::Short(memo) => memo.insert(two_words(key), won),
+            Memo::Long(memo) => memo.insert(key.into(), won),
+        };
+    }
+}
+
+/// A key of two words as one number.
+fn two_words(key: &[u64]) -> u128 {
+    u128::from(key[0]) << 64 | u128::from(key[1])
+}
+
 struct Search<'a> {
     local: &'a Local,
     /// Positions it may visit before it answers "unknown".
@@ -537,9 +572,10 @@ struct Search<'a> {
     /// The point a simple ko forbids to the side to move.
     ko: Option<usize>,
     /// Who wins from a position with a side to move, by its key.
-    memo: HashMap<Box<[u64]>, bool, BuildHasherDefault<WordHasher>>,
+    memo: Memo,
     /// The keys of the positions on the line being read, one after the
-    /// other: a key is boxed only when its answer is stored.
+    /// other: a longer key than [`Memo::Short`]'s is boxed only when its
+    /// answer is stored.
     keys: Vec<u64>,
     /// The moves of the positions on the line, one position's after the
     /// other's, in the order they are tried.
@@ -576,6 +612,9 @@ struct Lists {
     /// The points played, in the order of a position's key
     /// ([`Local::points`]).
     played: Vec<usize>,
+    /// Per point, its place in `played` counted from 1 (0 if not played):
+    /// the ko point's part of the key.
+    key_place: Vec<u64>,
     /// The points the attacker may play on ([`Search::push_moves`]).
     attacker_tries: Vec<usize>,
     /// The points the defender may play on.
@@ -586,20 +625,67 @@ struct Lists {
     /// The points Benson's regions are walked from: the regions' and (read
     /// whole) the group's ([`Search::find_regions`]).
     eye_space: Vec<usize>,
+    /// Per stone of the group, the number of its chain at the start
+    /// (`usize::MAX` off the group).
+    group_chain: Vec<usize>,
+    /// The liberties of those chains at the start, one chain's after the
+    /// other's, and where each chain's liberties end
+    /// ([`Search::has_liberty`]).
+    group_liberties: Vec<usize>,
+    group_liberty_ends: Vec<usize>,
 }
 
 impl Lists {
-    fn new(local: &Local) -> Lists {
+    fn new(local: &Local, cells: &[u8]) -> Lists {
         let group = if local.whole { &local.group[..] } else { &[] };
         let tries = |outside: &[usize]| local.region.iter().chain(outside).chain(&local.wall_liberties).chain(group).copied().collect();
+        let played: Vec<usize> = local.points().copied().collect();
+        let mut key_place = vec![0; cells.len()];
+        for (i, &p) in played.iter().enumerate() {
+            key_place[p] = i as u64 + 1;
+        }
+        let (group_chain, group_liberties, group_liberty_ends) = group_chains(local, cells);
         Lists {
-            played: local.points().copied().collect(),
+            played,
+            key_place,
             attacker_tries: tries(&local.outside),
             defender_tries: tries(&local.joints),
             held: local.group.iter().chain(local.points()).copied().collect(),
             eye_space: local.region.iter().chain(group).copied().collect(),
+            group_chain,
+            group_liberties,
+            group_liberty_ends,
         }
     }
+}
+
+/// Per stone of the group on `cells`, the number of its chain; the chains'
+/// liberties, one chain's after the other's; where each chain's liberties
+/// end.
+fn group_chains(local: &Local, cells: &[u8]) -> (Vec<usize>, Vec<usize>, Vec<usize>) {
+    let mut chain_of = vec![usize::MAX; cells.len()];
+    let (mut liberties, mut ends) = (Vec::new(), Vec::new());
+    let mut todo = Vec::new();
+    for &start in &local.group {
+        if chain_of[start] != usize::MAX {
+            continue;
+        }
+        chain_of[start] = ends.len();
+        todo.push(start);
+        let from = liberties.len();
+        while let Some(p) = todo.pop() {
+            for q in local.nbrs(p) {
+                if cells[q] == local.defender && chain_of[q] == usize::MAX {
+                    chain_of[q] = ends.len();
+                    todo.push(q);
+                } else if cells[q] == EMPTY && !liberties[from..].contains(&q) {
+                    liberties.push(q);
+                }
+            }
+        }
+        ends.push(liberties.len());
+    }
+    (chain_of, liberties, ends)
 }
 
 /// What [`Search::undo`] needs to take a move back.
@@ -625,7 +711,7 @@ impl<'a> Search<'a> {
             budget: NODE_BUDGET,
             cells: cells.to_vec(),
             ko: None,
-            memo: HashMap::default(),
+            memo: Memo::new(local.points().count()),
             keys: Vec::new(),
             moves: Vec::new(),
             taken: Vec::new(),
@@ -638,7 +724,7 @@ impl<'a> Search<'a> {
             numbered: Vec::new(),
             stack: Vec::new(),
             benson: Benson::default(),
-            lists: Lists::new(local),
+            lists: Lists::new(local, cells),
         }
     }
 
@@ -646,20 +732,11 @@ impl<'a> Search<'a> {
     /// the points played (two bits each), the ko point's place among them
     /// and the side to move.
     fn push_key(&mut self, attacker_to_move: bool) {
-        let (mut word, mut bits) = (0u64, 0);
-        let mut ko = 0;
-        for (i, &p) in self.lists.played.iter().enumerate() {
-            if bits == 64 {
-                self.keys.push(word);
-                (word, bits) = (0, 0);
-            }
-            word = word << 2 | u64::from(self.cells[p]);
-            bits += 2;
-            if self.ko == Some(p) {
-                ko = i as u64 + 1;
-            }
+        for points in self.lists.played.chunks(32) {
+            let word = points.iter().fold(0, |word, &p| word << 2 | u64::from(self.cells[p]));
+            self.keys.push(word);
         }
-        self.keys.push(word);
+        let ko = self.ko.map_or(0, |k| self.lists.key_place[k]);
         self.keys.push(ko << 1 | u64::from(attacker_to_move));
     }
 
@@ -674,7 +751,7 @@ impl<'a> Search<'a> {
         }
         let at = self.keys.len();
         self.push_key(attacker_to_move);
-        if let Some(&won) = self.memo.get(&self.keys[at..]) {
+        if let Some(won) = self.memo.get(&self.keys[at..]) {
             self.keys.truncate(at);
             return Some(won);
         }
@@ -688,7 +765,7 @@ impl<'a> Search<'a> {
             won
         };
         if let Some(won) = won {
-            self.memo.insert(self.keys[at..].into(), won);
+            self.memo.insert(&self.keys[at..], won);
         }
         self.keys.truncate(at);
         won
@@ -810,7 +887,7 @@ impl<'a> Search<'a> {
         for q in self.local.nbrs(p) {
             // Taken off at once: the other enemy chains beside `p` are not
             // beside these stones.
-            if self.cells[q] == 3 - color && self.liberties(q, 1) == 0 {
+            if self.cells[q] == 3 - color && !self.has_liberty(q) {
                 self.take_chain(q);
             }
         }
@@ -838,8 +915,29 @@ impl<'a> Search<'a> {
         self.ko = played.ko;
     }
 
+    /// Whether the chain at `q` has a liberty. Read at first (not whole), a
+    /// chain of the group holds at every node all its stones of the start
+    /// (losing one ends the line), so a liberty it had then, still empty,
+    /// is one: found there, it needs no walk.
+    fn has_liberty(&mut self, q: usize) -> bool {
+        let (lists, chain) = (&self.lists, self.lists.group_chain[q]);
+        if !self.local.whole && chain != usize::MAX {
+            let from = if chain == 0 { 0 } else { lists.group_liberty_ends[chain - 1] };
+            if lists.group_liberties[from..lists.group_liberty_ends[chain]].iter().any(|&p| self.cells[p] == EMPTY) {
+                return true;
+            }
+        }
+        self.liberties(q, 1) > 0
+    }
+
     /// The liberties of the chain at `p`, counted up to `limit`.
     fn liberties(&mut self, p: usize, limit: usize) -> usize {
+        // The stone's own empty neighbours are liberties: often enough,
+        // with no walk.
+        let beside = self.local.nbrs(p).iter().filter(|&&q| self.cells[q] == EMPTY).count();
+        if beside >= limit {
+            return limit;
+        }
         self.walk += 1;
         let color = self.cells[p];
         self.walked[p] = self.walk;
