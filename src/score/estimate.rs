@@ -1985,9 +1985,13 @@ impl Light {
         (false, size, k)
     }
 
-    /// Whether the playout policy accepts a legal move.
+    /// Whether the playout policy plays `c` at the empty point `p`: not
+    /// an eye of its own, legal, and capturing, or leaving two liberties,
+    /// or a chain too small to matter. The eye comes first: most points the
+    /// scan passes over late in a playout are eyes, and it needs no atari
+    /// test.
     fn acceptable(&self, p: usize, c: u8) -> bool {
-        if self.is_eye(p, c) {
+        if self.is_eye(p, c) || !self.legal(p, c) {
             return false;
         }
         let (captures, size, libs) = self.after(p, c);
@@ -2190,7 +2194,7 @@ impl Light {
             let k = rng.below(8);
             for i in 0..8 {
                 let p = around[(k + i) & 7];
-                if self.cell(p) == EMPTY && self.legal(p, c) && self.acceptable(p, c) {
+                if self.cell(p) == EMPTY && self.acceptable(p, c) {
                     return Some(p);
                 }
             }
@@ -2206,7 +2210,7 @@ impl Light {
                 j -= n;
             }
             let p = *at(&self.empties, j) as usize;
-            if self.legal(p, c) && self.acceptable(p, c) {
+            if self.acceptable(p, c) {
                 return Some(p);
             }
         }
