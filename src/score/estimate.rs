@@ -1782,8 +1782,19 @@ impl Light {
     }
 
     /// Places a stone without capturing.
-    #[inline(always)]
     fn put(&mut self, p: usize, c: u8) {
+        self.place(p, c);
+        for n in self.nbrs(p) {
+            if self.cell(n) == c {
+                self.join(p, n);
+            }
+        }
+    }
+
+    /// Sets a stone down as a chain of its own, its point taken from the
+    /// pseudo-liberties of the chains beside it.
+    #[inline(always)]
+    fn place(&mut self, p: usize, c: u8) {
         self.remove_empty(p);
         *at_mut(&mut self.cells, p) = c;
         *at_mut(&mut self.head, p) = p as u16;
@@ -1804,13 +1815,14 @@ impl Light {
             }
         }
         *at_mut(&mut self.chain, p) = own;
-        for n in self.nbrs(p) {
-            if self.cell(n) == c {
-                let (a, b) = (self.head(p), self.head(n));
-                if a != b {
-                    self.merge(a, b);
-                }
-            }
+    }
+
+    /// Merges the chain of the stone at `n` with that of `p`.
+    #[inline(always)]
+    fn join(&mut self, p: usize, n: usize) {
+        let (a, b) = (self.head(p), self.head(n));
+        if a != b {
+            self.merge(a, b);
         }
     }
 
@@ -1865,11 +1877,18 @@ impl Light {
         self.check_point(p);
         let opp = BLACK + WHITE - c;
         self.ko = 0;
-        self.put(p, c);
+        self.place(p, c);
         let mut captured = 0;
         let mut last_capture = 0;
+        // One look at each neighbour joins the own chains and takes the
+        // enemy ones left without pseudo-liberties, as [`Light::put`] then
+        // captures would: the chain stats are sums, and a capture changes
+        // no chain's colour or size.
         for n in self.nbrs(p) {
-            if self.cell(n) == opp {
+            let x = self.cell(n);
+            if x == c {
+                self.join(p, n);
+            } else if x == opp {
                 let h = self.head(n);
                 if self.stats(h).nlib == 0 {
                     captured += self.remove_chain(h);
