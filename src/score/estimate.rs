@@ -1629,6 +1629,33 @@ impl ChainStats {
     }
 }
 
+/// The distinct liberties of a move, up to two: its own point left out.
+struct TwoLiberties {
+    at: usize,
+    first: usize,
+    /// 0, 1 or 2 (two or more).
+    count: usize,
+}
+
+impl TwoLiberties {
+    fn of_move_at(at: usize) -> TwoLiberties {
+        TwoLiberties { at, first: 0, count: 0 }
+    }
+
+    #[inline(always)]
+    fn add(&mut self, x: usize) {
+        if x == self.at || self.count == 2 {
+            return;
+        }
+        if self.count == 0 {
+            self.first = x;
+            self.count = 1;
+        } else if x != self.first {
+            self.count = 2;
+        }
+    }
+}
+
 impl Clone for Light {
     /// A copy whose list of empty points can take every point back without
     /// growing (captures empty points during a playout).
@@ -1955,38 +1982,36 @@ impl Light {
     /// the chains it joins come from their pseudo-liberty sums, less the
     /// entries for `p` (one per stone beside it), with no walk over them.
     fn after(&self, p: usize, c: u8) -> (bool, usize, usize) {
-        let mut libs = [0usize; 2];
-        let mut k = 0;
-        let add = |x: usize, libs: &mut [usize; 2], k: &mut usize| {
-            if x != p && !libs[..*k].contains(&x) && *k < 2 {
-                libs[*k] = x;
-                *k += 1;
-            }
-        };
+        let mut libs = TwoLiberties::of_move_at(p);
         let opp = BLACK + WHITE - c;
         let mut size = 1;
-        let around = self.nbrs(p);
-        let mut seen = [usize::MAX; 4];
-        for (i, n) in around.into_iter().enumerate() {
+        // The own chains beside `p` (heads), each with how many of the
+        // neighbours of `p` it holds.
+        let mut joined = [(0usize, 0u64); 4];
+        let mut n_joined = 0;
+        for n in self.nbrs(p) {
             match self.cell(n) {
-                EMPTY => add(n, &mut libs, &mut k),
+                EMPTY => libs.add(n),
                 x if x == opp && self.in_atari(self.head(n)) => return (true, 0, 2),
                 x if x == c => {
                     let h = self.head(n);
-                    if !seen[..i].contains(&h) {
-                        seen[i] = h;
-                        size += self.stats(h).size as usize;
+                    match joined[..n_joined].iter_mut().find(|(g, _)| *g == h) {
+                        Some((_, beside)) => *beside += 1,
+                        None => {
+                            joined[n_joined] = (h, 1);
+                            n_joined += 1;
+                            size += self.stats(h).size as usize;
+                        }
                     }
                 }
                 _ => {}
             }
         }
-        if k >= 2 {
-            return (false, size, k);
-        }
         let at = p as u64;
-        for &h in seen.iter().filter(|&&h| h != usize::MAX) {
-            let beside = around.iter().filter(|&&n| self.cell(n) == c && self.head(n) == h).count() as u64;
+        for &(h, beside) in &joined[..n_joined] {
+            if libs.count >= 2 {
+                break;
+            }
             let s = self.stats(h);
             let (nlib, lsum, lsq) = (s.nlib as u64 - beside, s.lsum as u64 - beside * at, s.lsq - beside * at * at);
             if nlib == 0 {
@@ -1996,12 +2021,9 @@ impl Light {
                 return (false, size, 2);
             }
             // A 32-bit division: the sum of the pseudo-liberties fits.
-            add((lsum as u32 / nlib as u32) as usize, &mut libs, &mut k);
-            if k >= 2 {
-                return (false, size, k);
-            }
+            libs.add((lsum as u32 / nlib as u32) as usize);
         }
-        (false, size, k)
+        (false, size, libs.count)
     }
 
     /// Whether the playout policy plays `c` at the empty point `p`: not
@@ -2046,28 +2068,21 @@ impl Light {
     /// liberties or more, or takes two stones or more (not a snapback).
     fn capture_keeps_liberties(&self, l: usize, c: u8) -> bool {
         let opp = BLACK + WHITE - c;
-        let mut libs = [0usize; 2];
-        let mut k = 0;
-        let add = |x: usize, libs: &mut [usize; 2], k: &mut usize| {
-            if x != l && !libs[..*k].contains(&x) && *k < 2 {
-                libs[*k] = x;
-                *k += 1;
-            }
-        };
+        let mut libs = TwoLiberties::of_move_at(l);
         let mut taken = 0usize;
         let mut friends = [usize::MAX; 4];
         for (i, n) in self.nbrs(l).into_iter().enumerate() {
             match self.cell(n) {
-                EMPTY => add(n, &mut libs, &mut k),
+                EMPTY => libs.add(n),
                 x if x == opp && self.in_atari(self.head(n)) => {
                     taken += self.stats(self.head(n)).size as usize;
-                    add(n, &mut libs, &mut k);
+                    libs.add(n);
                 }
                 x if x == c => friends[i] = self.head(n),
                 _ => {}
             }
         }
-        if taken >= 2 || k >= 2 {
+        if taken >= 2 || libs.count >= 2 {
             return true;
         }
         for h in friends.into_iter().filter(|&h| h != usize::MAX) {
@@ -2075,10 +2090,10 @@ impl Light {
             loop {
                 for n in self.nbrs(q) {
                     if self.cell(n) == EMPTY {
-                        add(n, &mut libs, &mut k);
+                        libs.add(n);
                     }
                 }
-                if k >= 2 {
+                if libs.count >= 2 {
                     return true;
                 }
                 q = self.next(q);
@@ -2087,7 +2102,7 @@ impl Light {
                 }
             }
         }
-        k >= 2
+        libs.count >= 2
     }
 
     /// A move saving the chain of `c` at `p` if it is in atari: capturing
