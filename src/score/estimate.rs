@@ -1938,14 +1938,20 @@ impl Light {
         if p == self.ko {
             return false;
         }
+        // The last chain tested (0: none, never a point): a chain beside
+        // `p` twice (all round an eye, most often) answers the same.
+        let mut tested = 0;
         for n in self.nbrs(p) {
             match self.cell(n) {
                 EMPTY => return true,
                 BORDER => {}
                 x => {
-                    let atari = self.in_atari(self.head(n));
-                    if (x == c) != atari {
-                        return true;
+                    let h = self.head(n);
+                    if h != tested {
+                        if (x == c) != self.in_atari(h) {
+                            return true;
+                        }
+                        tested = h;
                     }
                 }
             }
