@@ -1609,6 +1609,9 @@ struct Light {
     self_atari: usize,
     /// Percent of the moves tried first next to the last move.
     local: u32,
+    /// The offsets of a point's 8 neighbours and diagonals, clockwise from
+    /// the upper left: the points around the last move, one at a time.
+    ring: [isize; 8],
 }
 
 /// A chain's size and its pseudo-liberties (one per stone and empty point
@@ -1676,6 +1679,7 @@ impl Clone for Light {
             captures: self.captures,
             self_atari: self.self_atari,
             local: self.local,
+            ring: self.ring,
         }
     }
 }
@@ -1699,6 +1703,10 @@ impl Light {
             captures: 0,
             self_atari: 2,
             local: 0,
+            ring: {
+                let s = stride as isize;
+                [-s - 1, -s, -s + 1, 1, s + 1, s, s - 1, -1]
+            },
         };
         for &p in points {
             b.cells[p] = EMPTY;
@@ -2231,11 +2239,9 @@ impl Light {
             return Some(p);
         }
         if last != 0 && self.local > 0 && (rng.below(100) as u32) < self.local {
-            let s = self.stride;
-            let around = [last - s - 1, last - s, last - s + 1, last + 1, last + s + 1, last + s, last + s - 1, last - 1];
             let k = rng.below(8);
             for i in 0..8 {
-                let p = around[(k + i) & 7];
+                let p = last.wrapping_add_signed(self.ring[(k + i) & 7]);
                 if self.cell(p) == EMPTY && self.acceptable(p, c) {
                     return Some(p);
                 }
