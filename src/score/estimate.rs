@@ -1609,6 +1609,9 @@ struct Light {
     self_atari: usize,
     /// Percent of the moves tried first next to the last move.
     local: u32,
+    /// The offsets of a point's 8 neighbours and diagonals, clockwise from
+    /// the upper left: the points around the last move, one at a time.
+    ring: [isize; 8],
 }
 
 /// A chain's size and its pseudo-liberties (one per stone and empty point
@@ -1625,7 +1628,36 @@ impl ChainStats {
     /// Whether the pseudo-liberties are all one point (at least one).
     #[inline]
     fn one_liberty(nlib: u64, lsum: u64, lsq: u64) -> bool {
-        nlib > 0 && nlib * lsq == lsum * lsum
+        // Most tests fail on the products; a chain without any (setup
+        // only) passes them.
+        nlib * lsq == lsum * lsum && nlib > 0
+    }
+}
+
+/// The distinct liberties of a move, up to two: its own point left out.
+struct TwoLiberties {
+    at: usize,
+    first: usize,
+    /// 0, 1 or 2 (two or more).
+    count: usize,
+}
+
+impl TwoLiberties {
+    fn of_move_at(at: usize) -> TwoLiberties {
+        TwoLiberties { at, first: 0, count: 0 }
+    }
+
+    #[inline(always)]
+    fn add(&mut self, x: usize) {
+        if x == self.at || self.count == 2 {
+            return;
+        }
+        if self.count == 0 {
+            self.first = x;
+            self.count = 1;
+        } else if x != self.first {
+            self.count = 2;
+        }
     }
 }
 
@@ -1647,6 +1679,7 @@ impl Clone for Light {
             captures: self.captures,
             self_atari: self.self_atari,
             local: self.local,
+            ring: self.ring,
         }
     }
 }
@@ -1670,6 +1703,10 @@ impl Light {
             captures: 0,
             self_atari: 2,
             local: 0,
+            ring: {
+                let s = stride as isize;
+                [-s - 1, -s, -s + 1, 1, s + 1, s, s - 1, -1]
+            },
         };
         for &p in points {
             b.cells[p] = EMPTY;
@@ -1782,8 +1819,19 @@ impl Light {
     }
 
     /// Places a stone without capturing.
-    #[inline(always)]
     fn put(&mut self, p: usize, c: u8) {
+        self.place(p, c);
+        for n in self.nbrs(p) {
+            if self.cell(n) == c {
+                self.join(p, n);
+            }
+        }
+    }
+
+    /// Sets a stone down as a chain of its own, its point taken from the
+    /// pseudo-liberties of the chains beside it.
+    #[inline(always)]
+    fn place(&mut self, p: usize, c: u8) {
         self.remove_empty(p);
         *at_mut(&mut self.cells, p) = c;
         *at_mut(&mut self.head, p) = p as u16;
@@ -1804,13 +1852,14 @@ impl Light {
             }
         }
         *at_mut(&mut self.chain, p) = own;
-        for n in self.nbrs(p) {
-            if self.cell(n) == c {
-                let (a, b) = (self.head(p), self.head(n));
-                if a != b {
-                    self.merge(a, b);
-                }
-            }
+    }
+
+    /// Merges the chain of the stone at `n` with that of `p`.
+    #[inline(always)]
+    fn join(&mut self, p: usize, n: usize) {
+        let (a, b) = (self.head(p), self.head(n));
+        if a != b {
+            self.merge(a, b);
         }
     }
 
@@ -1865,11 +1914,18 @@ impl Light {
         self.check_point(p);
         let opp = BLACK + WHITE - c;
         self.ko = 0;
-        self.put(p, c);
+        self.place(p, c);
         let mut captured = 0;
         let mut last_capture = 0;
+        // One look at each neighbour joins the own chains and takes the
+        // enemy ones left without pseudo-liberties, as [`Light::put`] then
+        // captures would: the chain stats are sums, and a capture changes
+        // no chain's colour or size.
         for n in self.nbrs(p) {
-            if self.cell(n) == opp {
+            let x = self.cell(n);
+            if x == c {
+                self.join(p, n);
+            } else if x == opp {
                 let h = self.head(n);
                 if self.stats(h).nlib == 0 {
                     captured += self.remove_chain(h);
@@ -1892,14 +1948,20 @@ impl Light {
         if p == self.ko {
             return false;
         }
+        // The last chain tested (0: none, never a point): a chain beside
+        // `p` twice (all round an eye, most often) answers the same.
+        let mut tested = 0;
         for n in self.nbrs(p) {
             match self.cell(n) {
                 EMPTY => return true,
                 BORDER => {}
                 x => {
-                    let atari = self.in_atari(self.head(n));
-                    if (x == c) != atari {
-                        return true;
+                    let h = self.head(n);
+                    if h != tested {
+                        if (x == c) != self.in_atari(h) {
+                            return true;
+                        }
+                        tested = h;
                     }
                 }
             }
@@ -1936,38 +1998,36 @@ impl Light {
     /// the chains it joins come from their pseudo-liberty sums, less the
     /// entries for `p` (one per stone beside it), with no walk over them.
     fn after(&self, p: usize, c: u8) -> (bool, usize, usize) {
-        let mut libs = [0usize; 2];
-        let mut k = 0;
-        let add = |x: usize, libs: &mut [usize; 2], k: &mut usize| {
-            if x != p && !libs[..*k].contains(&x) && *k < 2 {
-                libs[*k] = x;
-                *k += 1;
-            }
-        };
+        let mut libs = TwoLiberties::of_move_at(p);
         let opp = BLACK + WHITE - c;
         let mut size = 1;
-        let around = self.nbrs(p);
-        let mut seen = [usize::MAX; 4];
-        for (i, n) in around.into_iter().enumerate() {
+        // The own chains beside `p` (heads), each with how many of the
+        // neighbours of `p` it holds.
+        let mut joined = [(0usize, 0u64); 4];
+        let mut n_joined = 0;
+        for n in self.nbrs(p) {
             match self.cell(n) {
-                EMPTY => add(n, &mut libs, &mut k),
+                EMPTY => libs.add(n),
                 x if x == opp && self.in_atari(self.head(n)) => return (true, 0, 2),
                 x if x == c => {
                     let h = self.head(n);
-                    if !seen[..i].contains(&h) {
-                        seen[i] = h;
-                        size += self.stats(h).size as usize;
+                    match joined[..n_joined].iter_mut().find(|(g, _)| *g == h) {
+                        Some((_, beside)) => *beside += 1,
+                        None => {
+                            joined[n_joined] = (h, 1);
+                            n_joined += 1;
+                            size += self.stats(h).size as usize;
+                        }
                     }
                 }
                 _ => {}
             }
         }
-        if k >= 2 {
-            return (false, size, k);
-        }
         let at = p as u64;
-        for &h in seen.iter().filter(|&&h| h != usize::MAX) {
-            let beside = around.iter().filter(|&&n| self.cell(n) == c && self.head(n) == h).count() as u64;
+        for &(h, beside) in &joined[..n_joined] {
+            if libs.count >= 2 {
+                break;
+            }
             let s = self.stats(h);
             let (nlib, lsum, lsq) = (s.nlib as u64 - beside, s.lsum as u64 - beside * at, s.lsq - beside * at * at);
             if nlib == 0 {
@@ -1977,17 +2037,18 @@ impl Light {
                 return (false, size, 2);
             }
             // A 32-bit division: the sum of the pseudo-liberties fits.
-            add((lsum as u32 / nlib as u32) as usize, &mut libs, &mut k);
-            if k >= 2 {
-                return (false, size, k);
-            }
+            libs.add((lsum as u32 / nlib as u32) as usize);
         }
-        (false, size, k)
+        (false, size, libs.count)
     }
 
-    /// Whether the playout policy accepts a legal move.
+    /// Whether the playout policy plays `c` at the empty point `p`: not
+    /// an eye of its own, legal, and capturing, or leaving two liberties,
+    /// or a chain too small to matter. The eye comes first: most points the
+    /// scan passes over late in a playout are eyes, and it needs no atari
+    /// test.
     fn acceptable(&self, p: usize, c: u8) -> bool {
-        if self.is_eye(p, c) {
+        if self.is_eye(p, c) || !self.legal(p, c) {
             return false;
         }
         let (captures, size, libs) = self.after(p, c);
@@ -2023,28 +2084,21 @@ impl Light {
     /// liberties or more, or takes two stones or more (not a snapback).
     fn capture_keeps_liberties(&self, l: usize, c: u8) -> bool {
         let opp = BLACK + WHITE - c;
-        let mut libs = [0usize; 2];
-        let mut k = 0;
-        let add = |x: usize, libs: &mut [usize; 2], k: &mut usize| {
-            if x != l && !libs[..*k].contains(&x) && *k < 2 {
-                libs[*k] = x;
-                *k += 1;
-            }
-        };
+        let mut libs = TwoLiberties::of_move_at(l);
         let mut taken = 0usize;
         let mut friends = [usize::MAX; 4];
         for (i, n) in self.nbrs(l).into_iter().enumerate() {
             match self.cell(n) {
-                EMPTY => add(n, &mut libs, &mut k),
+                EMPTY => libs.add(n),
                 x if x == opp && self.in_atari(self.head(n)) => {
                     taken += self.stats(self.head(n)).size as usize;
-                    add(n, &mut libs, &mut k);
+                    libs.add(n);
                 }
                 x if x == c => friends[i] = self.head(n),
                 _ => {}
             }
         }
-        if taken >= 2 || k >= 2 {
+        if taken >= 2 || libs.count >= 2 {
             return true;
         }
         for h in friends.into_iter().filter(|&h| h != usize::MAX) {
@@ -2052,10 +2106,10 @@ impl Light {
             loop {
                 for n in self.nbrs(q) {
                     if self.cell(n) == EMPTY {
-                        add(n, &mut libs, &mut k);
+                        libs.add(n);
                     }
                 }
-                if k >= 2 {
+                if libs.count >= 2 {
                     return true;
                 }
                 q = self.next(q);
@@ -2064,7 +2118,7 @@ impl Light {
                 }
             }
         }
-        k >= 2
+        libs.count >= 2
     }
 
     /// A move saving the chain of `c` at `p` if it is in atari: capturing
@@ -2185,12 +2239,10 @@ impl Light {
             return Some(p);
         }
         if last != 0 && self.local > 0 && (rng.below(100) as u32) < self.local {
-            let s = self.stride;
-            let around = [last - s - 1, last - s, last - s + 1, last + 1, last + s + 1, last + s, last + s - 1, last - 1];
             let k = rng.below(8);
             for i in 0..8 {
-                let p = around[(k + i) & 7];
-                if self.cell(p) == EMPTY && self.legal(p, c) && self.acceptable(p, c) {
+                let p = last.wrapping_add_signed(self.ring[(k + i) & 7]);
+                if self.cell(p) == EMPTY && self.acceptable(p, c) {
                     return Some(p);
                 }
             }
@@ -2206,7 +2258,7 @@ impl Light {
                 j -= n;
             }
             let p = *at(&self.empties, j) as usize;
-            if self.legal(p, c) && self.acceptable(p, c) {
+            if self.acceptable(p, c) {
                 return Some(p);
             }
         }
