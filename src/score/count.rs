@@ -443,7 +443,7 @@ impl Settled {
 /// A chain with this many liberties or more gives every point beside it
 /// the same answer in [`fill_one_sided_dame`] (self-atari counts two
 /// liberties, and a point takes one of them away).
-const MANY_LIBERTIES: u32 = 3;
+const MANY_LIBERTIES: usize = 3;
 
 /// The cells as the dame fills change them, with each chain's liberties
 /// kept as a set of bits. A fill only adds a stone (it takes nothing), so
@@ -514,7 +514,7 @@ impl Filled {
     }
 
     /// The liberties of the chain of the stone at `p`, counted up to `most`.
-    fn liberties_up_to(&mut self, p: Pt, most: u32) -> u32 {
+    fn liberties_up_to(&mut self, p: Pt, most: usize) -> usize {
         count_up_to(self.set(p), most)
     }
 
@@ -646,8 +646,8 @@ impl Filled {
 
 /// The points of `set`, counted up to `most` (a chain asked about has few
 /// liberties or is quickly found to have enough).
-fn count_up_to(set: &[u64], most: u32) -> u32 {
-    members(set).take(most as usize).count() as u32
+fn count_up_to(set: &[u64], most: usize) -> usize {
+    members(set).take(most).count()
 }
 
 /// The points of `set`, in order.
@@ -854,7 +854,7 @@ mod tests {
                 let fresh = Analysis::chains_only(filled.cells.clone(), a.stride());
                 for p in board.points() {
                     if fresh.cell(p).color().is_some() {
-                        assert_eq!(filled.liberties_up_to(p, u32::MAX) as usize, fresh.chain_at(p).liberties.len(), "{rows:?} {p}");
+                        assert_eq!(filled.liberties_up_to(p, usize::MAX), fresh.chain_at(p).liberties.len(), "{rows:?} {p}");
                     } else {
                         for color in [Color::Black, Color::White] {
                             assert_eq!(filled.self_atari(&a, p, color), fresh.self_atari(p, color), "{rows:?} {p} {color:?}");
