@@ -448,8 +448,8 @@ const MANY_LIBERTIES: usize = 3;
 /// The cells as the dame fills change them, with each chain's liberties
 /// kept as a set of bits. A fill only adds a stone (it takes nothing), so
 /// chains only merge and lose liberties, and a question about a chain's
-/// liberties needs no walk over its stones: on an open board in play the
-/// fills grow chains across whole regions, and each walk went over them.
+/// liberties needs no walk over its stones (on an open board in play the
+/// fills grow chains across whole regions).
 #[derive(Clone)]
 struct Filled {
     cells: Vec<Cell>,
@@ -800,22 +800,24 @@ mod tests {
         c
     }
 
+    /// Random numbers below `n` from a xorshift state, for random boards.
+    fn below(seed: &mut u64, n: usize) -> usize {
+        *seed ^= *seed << 13;
+        *seed ^= *seed >> 7;
+        *seed ^= *seed << 17;
+        (*seed % n as u64) as usize
+    }
+
+    /// A random `size` x `size` diagram drawing each point from `cells`.
+    fn random_rows(seed: &mut u64, size: usize, cells: &[char]) -> Vec<String> {
+        (0..size).map(|_| (0..size).map(|_| cells[below(seed, cells.len())]).collect()).collect()
+    }
+
     #[test]
     fn self_atari_on_bare_cells_is_the_analysis_answer() {
         let mut seed = 0x2545_f491_4f6c_dd1du64;
         for _ in 0..300 {
-            let rows: Vec<String> = (0..7)
-                .map(|_| {
-                    (0..7)
-                        .map(|_| {
-                            seed ^= seed << 13;
-                            seed ^= seed >> 7;
-                            seed ^= seed << 17;
-                            ['.', '.', 'X', 'O'][(seed % 4) as usize]
-                        })
-                        .collect()
-                })
-                .collect();
+            let rows = random_rows(&mut seed, 7, &['.', '.', 'X', 'O']);
             let rows: Vec<&str> = rows.iter().map(String::as_str).collect();
             let board = Board::from_rows(&rows).expect("a diagram");
             let a = Analysis::new(&board);
@@ -832,14 +834,8 @@ mod tests {
     #[test]
     fn the_liberties_kept_through_fills_are_those_of_the_filled_cells() {
         let mut seed = 0x9e37_79b9_7f4a_7c15u64;
-        let mut next = |n: usize| {
-            seed ^= seed << 13;
-            seed ^= seed >> 7;
-            seed ^= seed << 17;
-            (seed % n as u64) as usize
-        };
         for _ in 0..200 {
-            let rows: Vec<String> = (0..9).map(|_| (0..9).map(|_| ['.', '.', '.', 'X', 'O'][next(5)]).collect()).collect();
+            let rows = random_rows(&mut seed, 9, &['.', '.', '.', 'X', 'O']);
             let rows: Vec<&str> = rows.iter().map(String::as_str).collect();
             let board = Board::from_rows(&rows).expect("a diagram");
             let a = Analysis::new(&board);
@@ -849,8 +845,8 @@ mod tests {
                 if empty.is_empty() {
                     break;
                 }
-                let d = empty[next(empty.len())];
-                filled.place(&a, d, [Cell::Black, Cell::White][next(2)]);
+                let d = empty[below(&mut seed, empty.len())];
+                filled.place(&a, d, [Cell::Black, Cell::White][below(&mut seed, 2)]);
                 let fresh = Analysis::chains_only(filled.cells.clone(), a.stride());
                 for p in board.points() {
                     if fresh.cell(p).color().is_some() {
