@@ -469,7 +469,11 @@ impl Filled {
         let cells = a.cells().to_vec();
         let n = cells.len();
         let words = n.div_ceil(64);
-        let mut filled = Filled { parent: (0..n as Pt).collect(), set_at: vec![0; n], sets: Vec::with_capacity(words * (a.chains().len() + 16)), words, cells };
+        // A set for each chain, and room for one for each point a fill
+        // may start a chain on.
+        let empty = cells.iter().filter(|&&c| c == Cell::Empty).count();
+        let sets = Vec::with_capacity(words * (a.chains().len() + empty));
+        let mut filled = Filled { parent: (0..n as Pt).collect(), set_at: vec![0; n], sets, words, cells };
         for chain in a.chains() {
             let root = chain.stones[0];
             for &s in &chain.stones {
@@ -687,9 +691,8 @@ fn connections_needed(a: &Analysis, filled: &mut Filled, in_seki: &[bool], kinds
         if filled.parent[root as usize] != root || roots_in_seki[root as usize] {
             continue;
         }
-        let liberties: Vec<Pt> = members(filled.set(root)).collect();
-        let Some(own) = one_own_point_and_dame(&liberties, color, kinds) else { continue };
-        let dame: Vec<Pt> = liberties.iter().copied().filter(|&n| n != own).collect();
+        let Some(own) = one_own_point_and_dame(members(filled.set(root)), color, kinds) else { continue };
+        let dame: Vec<Pt> = members(filled.set(root)).filter(|&n| n != own).collect();
         let opponent_fills_all = dame.iter().all(|&d| !filled.self_atari(a, d, color.opponent()));
         let is_territory = |n: Pt| matches!(kinds[n as usize], Kind::Territory(_));
         let filling_links_out = dame.iter().any(|&d| filled.liberties_if_played(a, d, color, is_territory, 2) == 2);
@@ -709,9 +712,9 @@ fn connections_needed(a: &Analysis, filled: &mut Filled, in_seki: &[bool], kinds
 
 /// The one liberty of a chain of `color` that is its own territory, when
 /// each of its other liberties is dame.
-fn one_own_point_and_dame(liberties: &[Pt], color: Color, kinds: &[Kind]) -> Option<Pt> {
+fn one_own_point_and_dame(liberties: impl Iterator<Item = Pt>, color: Color, kinds: &[Kind]) -> Option<Pt> {
     let mut own = None;
-    for &n in liberties {
+    for n in liberties {
         match kinds[n as usize] {
             Kind::Dame => {}
             Kind::Territory(c) if c == color && own.is_none() => own = Some(n),
