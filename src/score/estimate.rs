@@ -683,15 +683,14 @@ impl Estimator {
             if self.cells[p] != EMPTY {
                 continue;
             }
-            let around = self.nbrs(p);
-            let stones: Vec<usize> = around.into_iter().filter(|&q| self.cells[q] != BORDER).collect();
-            let Some(&first) = stones.first() else { continue };
+            let stones = self.nbrs(p).into_iter().filter(|&q| self.cells[q] != BORDER);
+            let Some(first) = stones.clone().next() else { continue };
             let color = self.cells[first];
-            if color == EMPTY || stones.iter().any(|&q| self.cells[q] != color) {
+            if color == EMPTY || stones.clone().any(|q| self.cells[q] != color) {
                 continue;
             }
-            let in_atari: Vec<usize> = stones.iter().copied().filter(|&q| self.liberties[self.chain_of[q] as usize] == 1).collect();
-            if let [stone] = in_atari[..] {
+            let mut in_atari = stones.filter(|&q| self.liberties[self.chain_of[q] as usize] == 1);
+            if let (Some(stone), None) = (in_atari.next(), in_atari.next()) {
                 if self.chains[self.chain_of[stone] as usize].len == 1 {
                     kos.push([p, stone]);
                 }
