@@ -85,11 +85,14 @@ pub struct Counted {
 
 /// Runs the passes in order.
 pub fn count(a: &Analysis, rules: CountRules) -> Counted {
-    let seki = seki(a, rules.seki_eye_rule == SekiEyeRule::AnyChainInSeki);
+    // The seki and the connections fill stones on their own copies of the
+    // position's chains and liberties, built once.
+    let unfilled = Filled::new(a);
+    let seki = seki(a, unfilled.clone(), rules.seki_eye_rule == SekiEyeRule::AnyChainInSeki);
     let mut kinds = regions(a, &seki);
     let seki_eyes_counted = if rules.tax == Tax::None { 0 } else { seki_eyes(a, &seki, rules.seki_eye_rule, &mut kinds) };
     let one_dame_kept = if rules.scoring == Scoring::Territory && rules.connections != Connections::Ignored {
-        necessary_connections(a, &seki, rules.connections, &mut kinds)
+        necessary_connections(a, unfilled, &seki, rules.connections, &mut kinds)
     } else {
         0
     };
@@ -111,7 +114,7 @@ const MAX_LINKING_EYE: usize = 2;
 /// [`connects`]: a double-ko seki). A chain in atari that can connect is
 /// an open ko: a connection to make (pass 4), not a seki. Chains that share a small eye share their fate, unless one
 /// has a larger eye of its own. Pass-alive chains are never in seki.
-pub fn seki(a: &Analysis, fill_dame: bool) -> Seki {
+fn seki(a: &Analysis, mut filled: Filled, fill_dame: bool) -> Seki {
     let n = a.chains().len();
     let mut found = Seki { dame: Vec::new(), chains: vec![false; n], at_dame: vec![false; n] };
     let mark = |c: ChainId, found: &mut Seki| {
@@ -120,7 +123,6 @@ pub fn seki(a: &Analysis, fill_dame: bool) -> Seki {
             found.at_dame[c as usize] = true;
         }
     };
-    let mut filled = Filled::new(a);
     if fill_dame {
         fill_quiet_dame(a, &mut filled);
     }
@@ -338,7 +340,7 @@ pub fn seki_eyes(a: &Analysis, seki: &Seki, rule: SekiEyeRule, kinds: &mut [Kind
 /// only liberties are the territory point and a single dame either colour
 /// can fill keeps that point; returns how many points it keeps that
 /// [`Connections::Every`] would connect (the dame are filled once for both).
-pub fn necessary_connections(a: &Analysis, seki: &Seki, which: Connections, kinds: &mut [Kind]) -> u32 {
+fn necessary_connections(a: &Analysis, unfilled: Filled, seki: &Seki, which: Connections, kinds: &mut [Kind]) -> u32 {
     let mut in_seki = vec![false; a.cells().len()];
     for (c, chain) in a.chains().iter().enumerate() {
         if seki.chains[c] {
@@ -347,7 +349,7 @@ pub fn necessary_connections(a: &Analysis, seki: &Seki, which: Connections, kind
             }
         }
     }
-    let filled = fill_one_sided_dame(a, kinds);
+    let filled = fill_one_sided_dame(a, unfilled, kinds);
     let mut under_every = (which == Connections::ExceptOneDame).then(|| kinds.to_vec());
     let kept_one = connect(a, &in_seki, filled.clone(), which, kinds);
     match &mut under_every {
@@ -392,8 +394,7 @@ struct Connection {
 /// The cells once each dame only one colour can fill without self-atari
 /// is filled, as the players would before counting: always the first such
 /// point in board order, then the scan starts again.
-fn fill_one_sided_dame(a: &Analysis, kinds: &[Kind]) -> Filled {
-    let mut filled = Filled::new(a);
+fn fill_one_sided_dame(a: &Analysis, mut filled: Filled, kinds: &[Kind]) -> Filled {
     let mut settled = Settled { points: vec![false; filled.cells.len()], lowest_unsettled: 0 };
     let mut from = Some(0);
     while let Some(start) = from {

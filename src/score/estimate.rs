@@ -401,16 +401,17 @@ impl Estimator {
         // Chains and Benson's pass-alive chains and territory come from the
         // shared analysis; enemy stones in a pass-alive territory are dead.
         let analysis = Analysis::pass_alive_only(board);
+        let nchains = analysis.chains().len();
         let mut e = Estimator {
             stride,
+            stones: Vec::with_capacity(points.len()),
             points,
             cells,
             chain_of: vec![NO_CHAIN; n],
-            chains: Vec::new(),
-            stones: Vec::new(),
-            pass_alive: Vec::new(),
-            sure_dead: Vec::new(),
-            liberties: Vec::new(),
+            chains: Vec::with_capacity(nchains),
+            pass_alive: Vec::with_capacity(nchains),
+            sure_dead: Vec::with_capacity(nchains),
+            liberties: Vec::with_capacity(nchains),
             hash: board.hash() ^ seed.wrapping_mul(0x1234_5678_9abc_def1),
         };
         for (id, chain) in analysis.chains().iter().enumerate() {
