@@ -177,39 +177,75 @@ impl Position {
     /// Plays `c` at `p` if legal (empty, not the ko point, not suicide);
     /// removes what it captures and sets the ko point.
     fn play(&mut self, p: usize, c: u8) -> bool {
+        self.place(p, c).is_some()
+    }
+
+    /// [`Position::play`], telling what the move did (`None`: illegal).
+    fn place(&mut self, p: usize, c: u8) -> Option<Played> {
         if self.cells[p] != EMPTY || p == self.ko {
-            return false;
+            return None;
         }
         self.cells[p] = c;
-        let mut captured = Vec::new();
+        // Two enemy chains are never adjacent, so taking one off gives no
+        // other a liberty: each is tested on the board as it stands.
+        let (mut captured, mut last) = (0, 0);
         for n in self.nbrs(p) {
-            if self.cells[n] == other(c) && !captured.contains(&n) {
-                let (stones, libs) = self.chain(n);
-                if libs.is_empty() {
-                    captured.extend(stones);
+            if self.cells[n] == other(c) && self.count_liberties(n, 1) == 0 {
+                captured += self.remove(n);
+                last = n;
+            }
+        }
+        let liberties = self.count_liberties(p, 2);
+        if liberties == 0 {
+            self.cells[p] = EMPTY;
+            return None;
+        }
+        let alone = self.nbrs(p).iter().all(|&n| self.cells[n] != c);
+        self.ko = if captured == 1 && alone && liberties == 1 { last } else { 0 };
+        Some(Played { captured: captured > 0, liberties })
+    }
+
+    /// The liberties of the chain at `p`, counted up to `limit`: the walk
+    /// stops at the `limit`th.
+    fn count_liberties(&self, p: usize, limit: usize) -> usize {
+        let c = self.cells[p];
+        let mut seen = Seen::new();
+        seen.insert(p);
+        let mut stack = Vec::with_capacity(CHAIN_CAPACITY);
+        stack.push(p);
+        let mut count = 0;
+        while let Some(q) = stack.pop() {
+            for n in self.nbrs(q) {
+                let x = self.cells[n];
+                if x == c && seen.insert(n) {
+                    stack.push(n);
+                } else if x == EMPTY && seen.insert(n) {
+                    count += 1;
+                    if count == limit {
+                        return count;
+                    }
                 }
             }
         }
-        for &q in &captured {
-            self.cells[q] = EMPTY;
-        }
-        let (stones, libs) = self.chain(p);
-        if libs.is_empty() {
-            self.cells[p] = EMPTY;
-            return false;
-        }
-        self.ko = if captured.len() == 1 && stones.len() == 1 && libs.len() == 1 { captured[0] } else { 0 };
-        true
+        count
     }
 
-    /// Whether playing `c` at `p` leaves its chain in atari without capturing.
-    fn self_atari(&self, p: usize, c: u8) -> bool {
-        let mut next = self.clone();
-        if !next.play(p, c) {
-            return true;
+    /// Takes the chain at `p` off the board; the stones it took.
+    fn remove(&mut self, p: usize) -> usize {
+        let c = self.cells[p];
+        self.cells[p] = EMPTY;
+        let mut stack = vec![p];
+        let mut taken = 0;
+        while let Some(q) = stack.pop() {
+            taken += 1;
+            for n in self.nbrs(q) {
+                if self.cells[n] == c {
+                    self.cells[n] = EMPTY;
+                    stack.push(n);
+                }
+            }
         }
-        let captured = self.nbrs(p).iter().any(|&n| self.cells[n] == other(c) && next.cells[n] == EMPTY);
-        !captured && next.liberties(p).len() == 1
+        taken
     }
 
     fn spend(&mut self) -> bool {
@@ -501,10 +537,10 @@ impl Position {
             let mut next = self.child();
             let next_passes = match m {
                 Some(m) => {
-                    if capture != Some(m) && self.self_atari(m, to_move) {
+                    let Some(played) = next.place(m, to_move) else {
                         continue;
-                    }
-                    if !next.play(m, to_move) || next.cells[mine] != to_move {
+                    };
+                    if (capture != Some(m) && played.self_atari()) || next.cells[mine] != to_move {
                         continue;
                     }
                     0
@@ -547,6 +583,21 @@ impl Position {
         let mut h = DefaultHasher::new();
         (&self.cells, self.ko, to_move, passes).hash(&mut h);
         h.finish()
+    }
+}
+
+/// What a legal move did, as [`Position::place`] tells it.
+struct Played {
+    /// Whether it took enemy stones off.
+    captured: bool,
+    /// Its chain's liberties, counted up to two.
+    liberties: usize,
+}
+
+impl Played {
+    /// Whether it left its chain in atari without capturing.
+    fn self_atari(&self) -> bool {
+        !self.captured && self.liberties == 1
     }
 }
 
