@@ -261,25 +261,49 @@ impl Position {
     /// Enemy chains next to the chain at `p` that are in atari: their last
     /// liberties (where the owner of `p` captures).
     fn captures_beside(&self, p: usize) -> Vec<usize> {
-        let c = self.cells[p];
-        let (stones, _) = self.chain(p);
+        self.captures_next_to(&self.chain(p).0, Seen::new())
+    }
+
+    /// [`Position::captures_beside`] for the chain of `stones` (sorted),
+    /// skipping the enemy stones already in `walked`.
+    fn captures_next_to(&self, stones: &[usize], mut walked: Seen) -> Vec<usize> {
+        let enemy = other(self.cells[stones[0]]);
         let mut out = Vec::new();
+        let mut stack = Vec::with_capacity(CHAIN_CAPACITY);
         // Each enemy chain is walked once, from the first of its stones met.
-        let mut walked = Seen::new();
-        for &s in &stones {
+        for &s in stones {
             for n in self.nbrs(s) {
-                if self.cells[n] == other(c) && !walked.contains(n) {
-                    let (enemy, libs) = self.chain(n);
-                    for e in enemy {
-                        walked.insert(e);
-                    }
-                    if libs.len() == 1 && !out.contains(&libs[0]) {
-                        out.push(libs[0]);
+                if self.cells[n] == enemy && !walked.contains(n) {
+                    if let Some(l) = self.last_liberty(n, &mut walked, &mut stack)
+                        && !out.contains(&l)
+                    {
+                        out.push(l);
                     }
                 }
             }
         }
         out
+    }
+
+    /// The one liberty of the chain at `p` if it is in atari; the walk
+    /// marks its stones in `walked` (`stack`: room for the walk).
+    fn last_liberty(&self, p: usize, walked: &mut Seen, stack: &mut Vec<usize>) -> Option<usize> {
+        let c = self.cells[p];
+        walked.insert(p);
+        stack.push(p);
+        let (mut first, mut more) = (None, false);
+        while let Some(q) = stack.pop() {
+            for n in self.nbrs(q) {
+                let x = self.cells[n];
+                if x == c && walked.insert(n) {
+                    stack.push(n);
+                } else if x == EMPTY && first != Some(n) {
+                    more |= first.is_some();
+                    first = Some(n);
+                }
+            }
+        }
+        if more { None } else { first }
     }
 
     /// Whether the attacker, moving first, captures the chain at `p`
@@ -493,7 +517,7 @@ impl Position {
             return None;
         }
         let window = (alpha, beta);
-        let (la, lb) = (self.liberties(a), self.liberties(b));
+        let ((sa, la), (sb, lb)) = (self.chain(a), self.chain(b));
         // A chain far ahead in liberties has won: the other cannot fill
         // them all before being captured.
         if la.len() >= lb.len() + SAFE_LIBERTIES {
@@ -504,6 +528,7 @@ impl Position {
         }
         let maximizing = to_move == ca;
         let mine = if maximizing { a } else { b };
+        let (my_stones, their_stones) = if maximizing { (&sa, &sb) } else { (&sb, &sa) };
         let (my_libs, their_libs) = if maximizing { (&la, &lb) } else { (&lb, &la) };
         let mut moves: Vec<usize> = Vec::new();
         let push = |m: usize, moves: &mut Vec<usize>| {
@@ -515,7 +540,13 @@ impl Position {
         if their_libs.len() == 1 {
             push(their_libs[0], &mut moves);
         }
-        for m in self.captures_beside(mine) {
+        // The opponent's chain is left out: in atari, it is captured first
+        // above.
+        let mut walked = Seen::new();
+        for &s in their_stones {
+            walked.insert(s);
+        }
+        for m in self.captures_next_to(my_stones, walked) {
             push(m, &mut moves);
         }
         // Fill the opponent's liberties, its outside ones before the
