@@ -144,28 +144,31 @@ impl Position {
     /// The stones of the chain at `p` and its liberties (each sorted).
     pub(crate) fn chain(&self, p: usize) -> (Vec<usize>, Vec<usize>) {
         let c = self.cells[p];
-        let mut seen = Seen::new();
-        seen.insert(p);
+        let (mut in_chain, mut liberties) = (Seen::new(), Seen::new());
+        in_chain.insert(p);
         // Sized for all but the biggest chains: grown one push at a time,
-        // the two lists cost more in reallocations than in the walk.
+        // the list costs more in reallocations than in the walk.
         let mut stones = Vec::with_capacity(CHAIN_CAPACITY);
         stones.push(p);
-        let mut libs = Vec::with_capacity(CHAIN_CAPACITY);
+        let mut count = 0;
         let mut i = 0;
         while i < stones.len() {
             let q = stones[i];
             i += 1;
             for n in self.nbrs(q) {
                 let x = self.cells[n];
-                if x == c && seen.insert(n) {
+                if x == c && in_chain.insert(n) {
                     stones.push(n);
-                } else if x == EMPTY && seen.insert(n) {
-                    libs.push(n);
+                } else if x == EMPTY && liberties.insert(n) {
+                    count += 1;
                 }
             }
         }
-        stones.sort_unstable();
-        libs.sort_unstable();
+        // The sets give both lists sorted, with no sort.
+        stones.clear();
+        in_chain.extend_sorted(self.cells.len(), &mut stones);
+        let mut libs = Vec::with_capacity(count);
+        liberties.extend_sorted(self.cells.len(), &mut libs);
         (stones, libs)
     }
 
@@ -270,7 +273,8 @@ impl Position {
         let enemy = other(self.cells[stones[0]]);
         let mut out = Vec::new();
         let mut stack = Vec::with_capacity(CHAIN_CAPACITY);
-        // Each enemy chain is walked once, from the first of its stones met.
+        // An enemy chain is walked again only from a stone its walks did not
+        // reach, and a walk that stopped early found it out of atari.
         for &s in stones {
             for n in self.nbrs(s) {
                 if self.cells[n] == enemy && !walked.contains(n) {
@@ -285,25 +289,34 @@ impl Position {
         out
     }
 
-    /// The one liberty of the chain at `p` if it is in atari; the walk
-    /// marks its stones in `walked` (`stack`: room for the walk).
+    /// The one liberty of the chain at `p` if it is in atari. The walk
+    /// stops at a second liberty; the stones it met go into `walked`
+    /// (`stack`: room for the walk).
     fn last_liberty(&self, p: usize, walked: &mut Seen, stack: &mut Vec<usize>) -> Option<usize> {
         let c = self.cells[p];
+        // A walk of its own: `walked` may hold part of this chain, met by
+        // a walk that stopped early.
+        let mut seen = Seen::new();
+        seen.insert(p);
         walked.insert(p);
+        stack.clear();
         stack.push(p);
-        let (mut first, mut more) = (None, false);
+        let mut first = None;
         while let Some(q) = stack.pop() {
             for n in self.nbrs(q) {
                 let x = self.cells[n];
-                if x == c && walked.insert(n) {
+                if x == c && seen.insert(n) {
+                    walked.insert(n);
                     stack.push(n);
                 } else if x == EMPTY && first != Some(n) {
-                    more |= first.is_some();
+                    if first.is_some() {
+                        return None;
+                    }
                     first = Some(n);
                 }
             }
         }
-        if more { None } else { first }
+        first
     }
 
     /// Whether the attacker, moving first, captures the chain at `p`
@@ -697,6 +710,17 @@ impl Seen {
     #[inline]
     fn contains(&self, p: usize) -> bool {
         self.0[p / 64] & (1u64 << (p % 64)) != 0
+    }
+
+    /// Pushes the points of the set below `len` onto `out`, in order.
+    fn extend_sorted(&self, len: usize, out: &mut Vec<usize>) {
+        for (i, &word) in self.0[..len.div_ceil(64)].iter().enumerate() {
+            let mut bits = word;
+            while bits != 0 {
+                out.push(i * 64 + bits.trailing_zeros() as usize);
+                bits &= bits - 1;
+            }
+        }
     }
 }
 
