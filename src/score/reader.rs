@@ -211,6 +211,10 @@ impl Position {
     /// The liberties of the chain at `p`, counted up to `limit`: the walk
     /// stops at the `limit`th.
     fn count_liberties(&self, p: usize, limit: usize) -> usize {
+        // The liberties beside `p` are the chain's: often enough, no walk.
+        if self.empty_beside(p) >= limit {
+            return limit;
+        }
         let c = self.cells[p];
         let mut seen = Seen::new();
         seen.insert(p);
@@ -231,6 +235,11 @@ impl Position {
             }
         }
         count
+    }
+
+    /// The empty points beside `p`.
+    fn empty_beside(&self, p: usize) -> usize {
+        self.nbrs(p).iter().filter(|&&n| self.cells[n] == EMPTY).count()
     }
 
     /// Takes the chain at `p` off the board; the stones it took.
@@ -293,12 +302,15 @@ impl Position {
     /// stops at a second liberty; the stones it met go into `walked`
     /// (`stack`: room for the walk).
     fn last_liberty(&self, p: usize, walked: &mut Seen, stack: &mut Vec<usize>) -> Option<usize> {
+        walked.insert(p);
+        if self.empty_beside(p) >= 2 {
+            return None;
+        }
         let c = self.cells[p];
         // A walk of its own: `walked` may hold part of this chain, met by
         // a walk that stopped early.
         let mut seen = Seen::new();
         seen.insert(p);
-        walked.insert(p);
         stack.clear();
         stack.push(p);
         let mut first = None;
