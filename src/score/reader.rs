@@ -34,9 +34,10 @@
 //! Benson's algorithm; no code is taken from any program.
 
 use std::collections::HashMap;
-use std::hash::{DefaultHasher, Hash, Hasher};
+use std::hash::{Hash, Hasher};
 
 use crate::board::{Board, Cell, MAX_SIZE, Pt};
+use crate::dedup::KeysAreHashes;
 
 /// A chain with this many liberties is out of tactical danger.
 pub const SAFE_LIBERTIES: usize = 4;
@@ -535,7 +536,7 @@ impl Position {
             return Some(0);
         }
         let key = self.race_key(to_move, passes);
-        if let Some(v) = read.settles(key, alpha, beta) {
+        if let Some(v) = read.settles(&key, alpha, beta) {
             return Some(v);
         }
         if !self.spend() {
@@ -635,10 +636,38 @@ impl Position {
 
     /// The key of a race position: the cells, the ko point, the side to
     /// move and the passes before it.
-    fn race_key(&self, to_move: u8, passes: u8) -> u64 {
-        let mut h = DefaultHasher::new();
-        (&self.cells, self.ko, to_move, passes).hash(&mut h);
-        h.finish()
+    fn race_key(&self, to_move: u8, passes: u8) -> RaceKey {
+        // A multiplicative hash of the cells' words, as rustc's tables hash
+        // theirs (SipHash guards against chosen keys the table never meets).
+        let mut hash = (self.ko as u64) << 16 | u64::from(to_move) << 8 | u64::from(passes);
+        let mut add = |word: u64| hash = (hash.rotate_left(5) ^ word).wrapping_mul(0x517c_c1b7_2722_0a95);
+        let mut words = self.cells.chunks_exact(8);
+        for word in &mut words {
+            add(u64::from_le_bytes(word.try_into().expect("eight bytes")));
+        }
+        for &b in words.remainder() {
+            add(u64::from(b));
+        }
+        // The multiplication's best-mixed high bits brought down to the
+        // low ones, which pick the table's bucket.
+        RaceKey { hash: hash.rotate_left(26), cells: self.cells.as_slice().into(), ko: self.ko, to_move, passes }
+    }
+}
+
+/// A race position as [`RaceTable`] keys it: the whole position, so that
+/// two positions never share an entry, and its hash.
+#[derive(PartialEq, Eq)]
+struct RaceKey {
+    hash: u64,
+    cells: Box<[u8]>,
+    ko: usize,
+    to_move: u8,
+    passes: u8,
+}
+
+impl Hash for RaceKey {
+    fn hash<H: Hasher>(&self, state: &mut H) {
+        state.write_u64(self.hash);
     }
 }
 
@@ -662,7 +691,7 @@ impl Played {
 /// liberties in another order reaches the same position, which the search
 /// would otherwise read again for every order.
 #[derive(Default)]
-struct RaceTable(HashMap<u64, (i8, Bound)>);
+struct RaceTable(HashMap<RaceKey, (i8, Bound), KeysAreHashes>);
 
 /// What a value read in a window says of the position's value.
 #[derive(Clone, Copy)]
@@ -677,8 +706,8 @@ enum Bound {
 impl RaceTable {
     /// The position's value if what was read of it settles it in the
     /// window `alpha`..`beta`.
-    fn settles(&self, key: u64, alpha: i8, beta: i8) -> Option<i8> {
-        let &(v, bound) = self.0.get(&key)?;
+    fn settles(&self, key: &RaceKey, alpha: i8, beta: i8) -> Option<i8> {
+        let &(v, bound) = self.0.get(key)?;
         match bound {
             Bound::Exact => Some(v),
             Bound::AtLeast if v >= beta => Some(v),
@@ -687,7 +716,7 @@ impl RaceTable {
         }
     }
 
-    fn store(&mut self, key: u64, v: i8, (alpha, beta): (i8, i8)) {
+    fn store(&mut self, key: RaceKey, v: i8, (alpha, beta): (i8, i8)) {
         let bound = if v <= alpha {
             Bound::AtMost
         } else if v >= beta {
