@@ -287,12 +287,12 @@ impl Position {
         // reach, and a walk that stopped early found it out of atari.
         for &s in stones {
             for n in self.nbrs(s) {
-                if self.cells[n] == enemy && !walked.contains(n) {
-                    if let Some(l) = self.last_liberty(n, &mut walked, &mut stack)
-                        && !out.contains(&l)
-                    {
-                        out.push(l);
-                    }
+                if self.cells[n] == enemy
+                    && !walked.contains(n)
+                    && let Some(l) = self.last_liberty(n, &mut walked, &mut stack)
+                    && !out.contains(&l)
+                {
+                    out.push(l);
                 }
             }
         }
