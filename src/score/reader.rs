@@ -34,9 +34,10 @@
 //! Benson's algorithm; no code is taken from any program.
 
 use std::collections::HashMap;
-use std::hash::{DefaultHasher, Hash, Hasher};
+use std::hash::{Hash, Hasher};
 
 use crate::board::{Board, Cell, MAX_SIZE, Pt};
+use crate::dedup::KeysAreHashes;
 
 /// A chain with this many liberties is out of tactical danger.
 pub const SAFE_LIBERTIES: usize = 4;
@@ -144,28 +145,31 @@ impl Position {
     /// The stones of the chain at `p` and its liberties (each sorted).
     pub(crate) fn chain(&self, p: usize) -> (Vec<usize>, Vec<usize>) {
         let c = self.cells[p];
-        let mut seen = Seen::new();
-        seen.insert(p);
+        let (mut in_chain, mut liberties) = (Seen::new(), Seen::new());
+        in_chain.insert(p);
         // Sized for all but the biggest chains: grown one push at a time,
-        // the two lists cost more in reallocations than in the walk.
+        // the list costs more in reallocations than in the walk.
         let mut stones = Vec::with_capacity(CHAIN_CAPACITY);
         stones.push(p);
-        let mut libs = Vec::with_capacity(CHAIN_CAPACITY);
+        let mut count = 0;
         let mut i = 0;
         while i < stones.len() {
             let q = stones[i];
             i += 1;
             for n in self.nbrs(q) {
                 let x = self.cells[n];
-                if x == c && seen.insert(n) {
+                if x == c && in_chain.insert(n) {
                     stones.push(n);
-                } else if x == EMPTY && seen.insert(n) {
-                    libs.push(n);
+                } else if x == EMPTY && liberties.insert(n) {
+                    count += 1;
                 }
             }
         }
-        stones.sort_unstable();
-        libs.sort_unstable();
+        // The sets give both lists sorted, with no sort.
+        stones.clear();
+        in_chain.extend_sorted(self.cells.len(), &mut stones);
+        let mut libs = Vec::with_capacity(count);
+        liberties.extend_sorted(self.cells.len(), &mut libs);
         (stones, libs)
     }
 
@@ -177,39 +181,84 @@ impl Position {
     /// Plays `c` at `p` if legal (empty, not the ko point, not suicide);
     /// removes what it captures and sets the ko point.
     fn play(&mut self, p: usize, c: u8) -> bool {
+        self.place(p, c).is_some()
+    }
+
+    /// [`Position::play`], telling what the move did (`None`: illegal).
+    fn place(&mut self, p: usize, c: u8) -> Option<Played> {
         if self.cells[p] != EMPTY || p == self.ko {
-            return false;
+            return None;
         }
         self.cells[p] = c;
-        let mut captured = Vec::new();
+        // Two enemy chains are never adjacent, so taking one off gives no
+        // other a liberty: each is tested on the board as it stands.
+        let (mut captured, mut last) = (0, 0);
         for n in self.nbrs(p) {
-            if self.cells[n] == other(c) && !captured.contains(&n) {
-                let (stones, libs) = self.chain(n);
-                if libs.is_empty() {
-                    captured.extend(stones);
+            if self.cells[n] == other(c) && self.count_liberties(n, 1) == 0 {
+                captured += self.remove(n);
+                last = n;
+            }
+        }
+        let liberties = self.count_liberties(p, 2);
+        if liberties == 0 {
+            self.cells[p] = EMPTY;
+            return None;
+        }
+        let alone = self.nbrs(p).iter().all(|&n| self.cells[n] != c);
+        self.ko = if captured == 1 && alone && liberties == 1 { last } else { 0 };
+        Some(Played { captured: captured > 0, liberties })
+    }
+
+    /// The liberties of the chain at `p`, counted up to `limit`: the walk
+    /// stops at the `limit`th.
+    fn count_liberties(&self, p: usize, limit: usize) -> usize {
+        // The liberties beside `p` are the chain's: often enough, no walk.
+        if self.empty_beside(p) >= limit {
+            return limit;
+        }
+        let c = self.cells[p];
+        let mut seen = Seen::new();
+        seen.insert(p);
+        let mut stack = Vec::with_capacity(CHAIN_CAPACITY);
+        stack.push(p);
+        let mut count = 0;
+        while let Some(q) = stack.pop() {
+            for n in self.nbrs(q) {
+                let x = self.cells[n];
+                if x == c && seen.insert(n) {
+                    stack.push(n);
+                } else if x == EMPTY && seen.insert(n) {
+                    count += 1;
+                    if count == limit {
+                        return count;
+                    }
                 }
             }
         }
-        for &q in &captured {
-            self.cells[q] = EMPTY;
-        }
-        let (stones, libs) = self.chain(p);
-        if libs.is_empty() {
-            self.cells[p] = EMPTY;
-            return false;
-        }
-        self.ko = if captured.len() == 1 && stones.len() == 1 && libs.len() == 1 { captured[0] } else { 0 };
-        true
+        count
     }
 
-    /// Whether playing `c` at `p` leaves its chain in atari without capturing.
-    fn self_atari(&self, p: usize, c: u8) -> bool {
-        let mut next = self.clone();
-        if !next.play(p, c) {
-            return true;
+    /// The empty points beside `p`.
+    fn empty_beside(&self, p: usize) -> usize {
+        self.nbrs(p).iter().filter(|&&n| self.cells[n] == EMPTY).count()
+    }
+
+    /// Takes the chain at `p` off the board; the stones it took.
+    fn remove(&mut self, p: usize) -> usize {
+        let c = self.cells[p];
+        self.cells[p] = EMPTY;
+        let mut stack = vec![p];
+        let mut taken = 0;
+        while let Some(q) = stack.pop() {
+            taken += 1;
+            for n in self.nbrs(q) {
+                if self.cells[n] == c {
+                    self.cells[n] = EMPTY;
+                    stack.push(n);
+                }
+            }
         }
-        let captured = self.nbrs(p).iter().any(|&n| self.cells[n] == other(c) && next.cells[n] == EMPTY);
-        !captured && next.liberties(p).len() == 1
+        taken
     }
 
     fn spend(&mut self) -> bool {
@@ -225,25 +274,62 @@ impl Position {
     /// Enemy chains next to the chain at `p` that are in atari: their last
     /// liberties (where the owner of `p` captures).
     fn captures_beside(&self, p: usize) -> Vec<usize> {
-        let c = self.cells[p];
-        let (stones, _) = self.chain(p);
+        self.captures_next_to(&self.chain(p).0, Seen::new())
+    }
+
+    /// [`Position::captures_beside`] for the chain of `stones` (sorted),
+    /// skipping the enemy stones already in `walked`.
+    fn captures_next_to(&self, stones: &[usize], mut walked: Seen) -> Vec<usize> {
+        let enemy = other(self.cells[stones[0]]);
         let mut out = Vec::new();
-        // Each enemy chain is walked once, from the first of its stones met.
-        let mut walked = Seen::new();
-        for &s in &stones {
+        let mut stack = Vec::with_capacity(CHAIN_CAPACITY);
+        // An enemy chain is walked again only from a stone its walks did not
+        // reach, and a walk that stopped early found it out of atari.
+        for &s in stones {
             for n in self.nbrs(s) {
-                if self.cells[n] == other(c) && !walked.contains(n) {
-                    let (enemy, libs) = self.chain(n);
-                    for e in enemy {
-                        walked.insert(e);
-                    }
-                    if libs.len() == 1 && !out.contains(&libs[0]) {
-                        out.push(libs[0]);
-                    }
+                if self.cells[n] == enemy
+                    && !walked.contains(n)
+                    && let Some(l) = self.last_liberty(n, &mut walked, &mut stack)
+                    && !out.contains(&l)
+                {
+                    out.push(l);
                 }
             }
         }
         out
+    }
+
+    /// The one liberty of the chain at `p` if it is in atari. The walk
+    /// stops at a second liberty; the stones it met go into `walked`
+    /// (`stack`: room for the walk).
+    fn last_liberty(&self, p: usize, walked: &mut Seen, stack: &mut Vec<usize>) -> Option<usize> {
+        walked.insert(p);
+        if self.empty_beside(p) >= 2 {
+            return None;
+        }
+        let c = self.cells[p];
+        // A walk of its own: `walked` may hold part of this chain, met by
+        // a walk that stopped early.
+        let mut seen = Seen::new();
+        seen.insert(p);
+        stack.clear();
+        stack.push(p);
+        let mut first = None;
+        while let Some(q) = stack.pop() {
+            for n in self.nbrs(q) {
+                let x = self.cells[n];
+                if x == c && seen.insert(n) {
+                    walked.insert(n);
+                    stack.push(n);
+                } else if x == EMPTY && first != Some(n) {
+                    if first.is_some() {
+                        return None;
+                    }
+                    first = Some(n);
+                }
+            }
+        }
+        first
     }
 
     /// Whether the attacker, moving first, captures the chain at `p`
@@ -450,14 +536,14 @@ impl Position {
             return Some(0);
         }
         let key = self.race_key(to_move, passes);
-        if let Some(v) = read.settles(key, alpha, beta) {
+        if let Some(v) = read.settles(&key, alpha, beta) {
             return Some(v);
         }
         if !self.spend() {
             return None;
         }
         let window = (alpha, beta);
-        let (la, lb) = (self.liberties(a), self.liberties(b));
+        let ((sa, la), (sb, lb)) = (self.chain(a), self.chain(b));
         // A chain far ahead in liberties has won: the other cannot fill
         // them all before being captured.
         if la.len() >= lb.len() + SAFE_LIBERTIES {
@@ -468,6 +554,7 @@ impl Position {
         }
         let maximizing = to_move == ca;
         let mine = if maximizing { a } else { b };
+        let (my_stones, their_stones) = if maximizing { (&sa, &sb) } else { (&sb, &sa) };
         let (my_libs, their_libs) = if maximizing { (&la, &lb) } else { (&lb, &la) };
         let mut moves: Vec<usize> = Vec::new();
         let push = |m: usize, moves: &mut Vec<usize>| {
@@ -479,7 +566,13 @@ impl Position {
         if their_libs.len() == 1 {
             push(their_libs[0], &mut moves);
         }
-        for m in self.captures_beside(mine) {
+        // The opponent's chain is left out: in atari, it is captured first
+        // above.
+        let mut walked = Seen::new();
+        for &s in their_stones {
+            walked.insert(s);
+        }
+        for m in self.captures_next_to(my_stones, walked) {
             push(m, &mut moves);
         }
         // Fill the opponent's liberties, its outside ones before the
@@ -501,10 +594,10 @@ impl Position {
             let mut next = self.child();
             let next_passes = match m {
                 Some(m) => {
-                    if capture != Some(m) && self.self_atari(m, to_move) {
+                    let Some(played) = next.place(m, to_move) else {
                         continue;
-                    }
-                    if !next.play(m, to_move) || next.cells[mine] != to_move {
+                    };
+                    if (capture != Some(m) && played.self_atari()) || next.cells[mine] != to_move {
                         continue;
                     }
                     0
@@ -543,10 +636,53 @@ impl Position {
 
     /// The key of a race position: the cells, the ko point, the side to
     /// move and the passes before it.
-    fn race_key(&self, to_move: u8, passes: u8) -> u64 {
-        let mut h = DefaultHasher::new();
-        (&self.cells, self.ko, to_move, passes).hash(&mut h);
-        h.finish()
+    fn race_key(&self, to_move: u8, passes: u8) -> RaceKey {
+        // A multiplicative hash of the cells' words, as rustc's tables hash
+        // theirs (SipHash guards against chosen keys the table never meets).
+        let mut hash = (self.ko as u64) << 16 | u64::from(to_move) << 8 | u64::from(passes);
+        let mut add = |word: u64| hash = (hash.rotate_left(5) ^ word).wrapping_mul(0x517c_c1b7_2722_0a95);
+        let mut words = self.cells.chunks_exact(8);
+        for word in &mut words {
+            add(u64::from_le_bytes(word.try_into().expect("eight bytes")));
+        }
+        for &b in words.remainder() {
+            add(u64::from(b));
+        }
+        // The multiplication's best-mixed high bits brought down to the
+        // low ones, which pick the table's bucket.
+        RaceKey { hash: hash.rotate_left(26), cells: self.cells.as_slice().into(), ko: self.ko, to_move, passes }
+    }
+}
+
+/// A race position as [`RaceTable`] keys it: the whole position, so that
+/// two positions never share an entry, and its hash.
+#[derive(PartialEq, Eq)]
+struct RaceKey {
+    hash: u64,
+    cells: Box<[u8]>,
+    ko: usize,
+    to_move: u8,
+    passes: u8,
+}
+
+impl Hash for RaceKey {
+    fn hash<H: Hasher>(&self, state: &mut H) {
+        state.write_u64(self.hash);
+    }
+}
+
+/// What a legal move did, as [`Position::place`] tells it.
+struct Played {
+    /// Whether it took enemy stones off.
+    captured: bool,
+    /// Its chain's liberties, counted up to two.
+    liberties: usize,
+}
+
+impl Played {
+    /// Whether it left its chain in atari without capturing.
+    fn self_atari(&self) -> bool {
+        !self.captured && self.liberties == 1
     }
 }
 
@@ -555,7 +691,7 @@ impl Position {
 /// liberties in another order reaches the same position, which the search
 /// would otherwise read again for every order.
 #[derive(Default)]
-struct RaceTable(HashMap<u64, (i8, Bound)>);
+struct RaceTable(HashMap<RaceKey, (i8, Bound), KeysAreHashes>);
 
 /// What a value read in a window says of the position's value.
 #[derive(Clone, Copy)]
@@ -570,8 +706,8 @@ enum Bound {
 impl RaceTable {
     /// The position's value if what was read of it settles it in the
     /// window `alpha`..`beta`.
-    fn settles(&self, key: u64, alpha: i8, beta: i8) -> Option<i8> {
-        let &(v, bound) = self.0.get(&key)?;
+    fn settles(&self, key: &RaceKey, alpha: i8, beta: i8) -> Option<i8> {
+        let &(v, bound) = self.0.get(key)?;
         match bound {
             Bound::Exact => Some(v),
             Bound::AtLeast if v >= beta => Some(v),
@@ -580,7 +716,7 @@ impl RaceTable {
         }
     }
 
-    fn store(&mut self, key: u64, v: i8, (alpha, beta): (i8, i8)) {
+    fn store(&mut self, key: RaceKey, v: i8, (alpha, beta): (i8, i8)) {
         let bound = if v <= alpha {
             Bound::AtMost
         } else if v >= beta {
@@ -615,6 +751,17 @@ impl Seen {
     #[inline]
     fn contains(&self, p: usize) -> bool {
         self.0[p / 64] & (1u64 << (p % 64)) != 0
+    }
+
+    /// Pushes the points of the set below `len` onto `out`, in order.
+    fn extend_sorted(&self, len: usize, out: &mut Vec<usize>) {
+        for (i, &word) in self.0[..len.div_ceil(64)].iter().enumerate() {
+            let mut bits = word;
+            while bits != 0 {
+                out.push(i * 64 + bits.trailing_zeros() as usize);
+                bits &= bits - 1;
+            }
+        }
     }
 }
 
