@@ -393,51 +393,62 @@ struct Connection {
 
 /// The cells once each dame only one colour can fill without self-atari
 /// is filled, as the players would before counting: always the first such
-/// point in board order, then the scan starts again.
+/// point in board order, then the search starts again.
 fn fill_one_sided_dame(a: &Analysis, mut filled: Filled, kinds: &[Kind]) -> Filled {
-    let mut settled = Settled { points: vec![false; filled.cells.len()], lowest_unsettled: 0 };
-    let mut from = Some(0);
-    while let Some(start) = from {
-        from = fill_first_from(a, kinds, &mut filled, &mut settled, start);
-    }
-    filled
-}
-
-/// Fills the first point from `start` on that only one colour can fill
-/// without self-atari. Returns where the next scan starts, the first point
-/// the fill unsettled (the points before this one are settled or no
-/// dame), or `None` when no point could be filled.
-fn fill_first_from(a: &Analysis, kinds: &[Kind], filled: &mut Filled, settled: &mut Settled, start: Pt) -> Option<Pt> {
-    for d in start..filled.cells.len() as Pt {
-        if settled.points[d as usize] || filled.cells[d as usize] != Cell::Empty || kinds[d as usize] != Kind::Dame {
-            continue;
-        }
+    let mut dame = Dame::new(kinds, &filled.cells);
+    while let Some(d) = dame.first_unsettled() {
         let mut safe = [Color::Black, Color::White]
             .into_iter()
             .filter(|&c| a.neighbors(d).iter().any(|&n| filled.cells[n as usize] == Cell::of(c)) && !filled.self_atari(a, d, c));
         if let (Some(color), None) = (safe.next(), safe.next()) {
-            settled.lowest_unsettled = d;
-            filled.fill(a, d, Cell::of(color), settled);
-            return Some(settled.lowest_unsettled);
+            dame.fill(d);
+            filled.fill(a, d, Cell::of(color), &mut dame);
+        } else {
+            dame.settle(d);
         }
-        settled.points[d as usize] = true;
     }
-    None
+    filled
 }
 
-/// Points found not fillable, which stay so until a fill changes what
-/// they depend on: the scan skips them (on an open board in play, most of
-/// the board is dame and each fill would otherwise ask every point again).
-struct Settled {
-    points: Vec<bool>,
-    /// The first point unsettled since this was last set.
-    lowest_unsettled: Pt,
+/// The empty dame, as bit sets: each is asked whether one colour alone can
+/// fill it until it is found not fillable (settled), and asked again only
+/// when a fill changes what its answer depends on (on an open board in
+/// play, most of the board is dame and each fill would otherwise ask every
+/// point again). Every dame before the first unsettled one is settled, so
+/// asking the unsettled ones in board order finds the first fillable one.
+struct Dame {
+    empty: Vec<u64>,
+    unsettled: Vec<u64>,
 }
 
-impl Settled {
+impl Dame {
+    fn new(kinds: &[Kind], cells: &[Cell]) -> Dame {
+        let mut empty = vec![0; cells.len().div_ceil(64)];
+        for p in 0..cells.len() {
+            if cells[p] == Cell::Empty && kinds[p] == Kind::Dame {
+                insert(&mut empty, p as Pt);
+            }
+        }
+        Dame { unsettled: empty.clone(), empty }
+    }
+
+    fn first_unsettled(&self) -> Option<Pt> {
+        self.empty.iter().zip(&self.unsettled).enumerate().find_map(|(w, (&empty, &unsettled))| {
+            let asked = empty & unsettled;
+            (asked != 0).then(|| (w * 64) as Pt + asked.trailing_zeros() as Pt)
+        })
+    }
+
+    fn fill(&mut self, p: Pt) {
+        remove(&mut self.empty, p);
+    }
+
+    fn settle(&mut self, p: Pt) {
+        remove(&mut self.unsettled, p);
+    }
+
     fn unsettle(&mut self, p: Pt) {
-        self.points[p as usize] = false;
-        self.lowest_unsettled = self.lowest_unsettled.min(p);
+        insert(&mut self.unsettled, p);
     }
 }
 
@@ -617,34 +628,34 @@ impl Filled {
     /// beside `d`, the chain it joins and the enemy chains beside it, and
     /// a changed chain changes the answer beside it only if it had or has
     /// fewer than [`MANY_LIBERTIES`] liberties.
-    fn fill(&mut self, a: &Analysis, d: Pt, stone: Cell, settled: &mut Settled) {
+    fn fill(&mut self, a: &Analysis, d: Pt, stone: Cell, dame: &mut Dame) {
         let around = a.neighbors(d);
         for n in around {
-            settled.unsettle(n);
+            dame.unsettle(n);
         }
         // The chains `d` joins, as they were.
         for n in around {
             if self.cells[n as usize] == stone {
-                self.unsettle_beside_if_short(n, settled);
+                self.unsettle_beside_if_short(n, dame);
             }
         }
         self.place(a, d, stone);
         for n in around {
             if self.cells[n as usize].color().is_some() && self.cells[n as usize] != stone {
-                self.unsettle_beside_if_short(n, settled);
+                self.unsettle_beside_if_short(n, dame);
             }
         }
-        self.unsettle_beside_if_short(d, settled);
+        self.unsettle_beside_if_short(d, dame);
     }
 
     /// Unsettles the liberties of the chain at `p` if it has fewer than
     /// [`MANY_LIBERTIES`].
-    fn unsettle_beside_if_short(&mut self, p: Pt, settled: &mut Settled) {
+    fn unsettle_beside_if_short(&mut self, p: Pt, dame: &mut Dame) {
         if self.liberties_up_to(p, MANY_LIBERTIES) == MANY_LIBERTIES {
             return;
         }
         for l in members(self.set(p)) {
-            settled.unsettle(l);
+            dame.unsettle(l);
         }
     }
 }
