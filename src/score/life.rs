@@ -633,6 +633,8 @@ struct Lists {
     /// ([`Search::has_liberty`]).
     group_liberties: Vec<usize>,
     group_liberty_ends: Vec<usize>,
+    /// Benson's condition's points as bit sets, if they fit in one word.
+    units: Option<Units>,
 }
 
 impl Lists {
@@ -652,11 +654,181 @@ impl Lists {
             defender_tries: tries(&local.joints),
             held: local.group.iter().chain(local.points()).copied().collect(),
             eye_space: local.region.iter().chain(group).copied().collect(),
+            units: Units::new(local, cells, &group_chain, group_liberty_ends.len()),
             group_chain,
             group_liberties,
             group_liberty_ends,
         }
     }
+}
+
+/// The points [`Search::pass_alive`] reads, numbered as bits of a word:
+/// read at first, one unit for each chain of the group (it keeps its
+/// stones at every node), then one for each point of the regions and
+/// joints; read whole, one for each point of the regions, joints and
+/// group. The points the defender never holds off them (the other outside
+/// liberties, the stones around the group) need no unit: a region beside
+/// one reaches past the points read. Nor do the walls' liberties: none is
+/// beside the group, its regions or its joints (those were local before
+/// the walls were read), so the defender's chains there border no region
+/// and hold no stone of the group.
+struct Units {
+    /// The units of the group's chains, read at first: held at every node.
+    chains: u64,
+    /// The points of the other units, in order.
+    points: Vec<usize>,
+    /// Per unit, the units beside it.
+    beside: Vec<u64>,
+    /// The units Benson's regions are made of: the regions' points and
+    /// (read whole) the group's.
+    eye_space: u64,
+    /// The units of the eye space beside a point the defender never holds
+    /// that is no unit: a region holding one reaches past the points read.
+    leaks: u64,
+    /// The units of the group.
+    group: u64,
+}
+
+impl Units {
+    /// The units of `local` on `cells` (the group's chains numbered by
+    /// `group_chain`, `chains` of them); `None` if there are more than 64.
+    fn new(local: &Local, cells: &[u8], group_chain: &[usize], chains: usize) -> Option<Units> {
+        let first = if local.whole { 0 } else { chains };
+        let group = if local.whole { &local.group[..] } else { &[] };
+        let points: Vec<usize> = local.region.iter().chain(&local.joints).chain(group).copied().collect();
+        if first + points.len() > 64 {
+            return None;
+        }
+        let mut unit_of = vec![usize::MAX; cells.len()];
+        if !local.whole {
+            for &s in &local.group {
+                unit_of[s] = group_chain[s];
+            }
+        }
+        for (i, &p) in points.iter().enumerate() {
+            unit_of[p] = first + i;
+        }
+        let bit = |p: usize| 1u64 << unit_of[p];
+        let mut units = Units {
+            chains: if first == 64 { u64::MAX } else { (1 << first) - 1 },
+            beside: vec![0; first + points.len()],
+            eye_space: local.region.iter().chain(group).fold(0, |set, &p| set | bit(p)),
+            leaks: 0,
+            group: local.group.iter().fold(0, |set, &s| set | bit(s)),
+            points,
+        };
+        for &p in local.region.iter().chain(&local.joints).chain(&local.group) {
+            let unit = unit_of[p];
+            for q in local.nbrs(p) {
+                if unit_of[q] == usize::MAX {
+                    if cells[q] != local.defender && cells[q] != BORDER {
+                        units.leaks |= units.eye_space & 1 << unit;
+                    }
+                } else if unit_of[q] != unit {
+                    units.beside[unit] |= bit(q);
+                }
+            }
+        }
+        Some(units)
+    }
+
+    /// The units held by the defender and the empty ones on `cells`.
+    fn state(&self, cells: &[u8], defender: u8) -> (u64, u64) {
+        let (mut held, mut empty) = (self.chains, 0);
+        for (&p, i) in self.points.iter().zip(self.chains.count_ones()..) {
+            held |= u64::from(cells[p] == defender) << i;
+            empty |= u64::from(cells[p] == EMPTY) << i;
+        }
+        (held, empty)
+    }
+
+    /// Benson's condition as [`Search::pass_alive`] reads it, on the
+    /// units' bit sets: the regions and chains found by [`Units::component`],
+    /// the chains numbered by their order there.
+    fn pass_alive(&self, cells: &[u8], defender: u8, scratch: &mut Benson) -> bool {
+        let (held, empty) = self.state(cells, defender);
+        let regions = &mut scratch.regions;
+        regions.clear();
+        let mut rest = self.eye_space & !held;
+        while rest != 0 {
+            let (region, beside) = self.component(rest & rest.wrapping_neg(), rest);
+            rest &= !region;
+            // A region reaching past the points read (through the group's
+            // points once taken) is no eye.
+            if region & self.leaks == 0 && beside & !self.eye_space & !held == 0 {
+                regions.push(region);
+            }
+        }
+        if regions.len() < 2 {
+            // No chain has two regions to keep: all of them fail.
+            return self.group & held == 0;
+        }
+        let chains = &mut scratch.chains;
+        chains.clear();
+        let mut rest = held;
+        while rest != 0 {
+            let (chain, beside) = self.component(rest & rest.wrapping_neg(), rest);
+            rest &= !chain;
+            chains.push((chain, beside));
+        }
+        // Per region, the chains around it and those it is vital to (each
+        // of its empty points their liberty), as bits of their numbers.
+        let borders = &mut scratch.borders;
+        borders.clear();
+        for &region in regions.iter() {
+            let (mut around, mut vital) = (0u64, 0u64);
+            for (c, &(_, beside)) in chains.iter().enumerate() {
+                if beside & region != 0 {
+                    around |= 1 << c;
+                    vital |= u64::from(region & empty & !beside == 0) << c;
+                }
+            }
+            borders.push((around, vital));
+        }
+        // The chains still counted alive (no bits past the chains' count
+        // after the first round): those with two vital regions bordered by
+        // such chains only.
+        let mut alive = u64::MAX;
+        loop {
+            let (mut once, mut twice) = (0, 0);
+            for &(around, vital) in borders.iter() {
+                if around & !alive == 0 {
+                    twice |= once & vital;
+                    once |= vital;
+                }
+            }
+            if alive & twice == alive {
+                break;
+            }
+            alive &= twice;
+        }
+        chains.iter().enumerate().all(|(c, &(chain, _))| chain & self.group == 0 || alive >> c & 1 == 1)
+    }
+
+    /// The units of `within` connected to `seed` through `within`, and
+    /// the units beside them.
+    fn component(&self, seed: u64, within: u64) -> (u64, u64) {
+        let (mut set, mut beside, mut grown) = (seed, 0, seed);
+        while grown != 0 {
+            let mut next = 0;
+            for i in bits(grown) {
+                next |= self.beside[i];
+            }
+            beside |= next;
+            grown = next & within & !set;
+            set |= grown;
+        }
+        (set, beside)
+    }
+}
+
+/// The places of the bits set in `word`, lowest first.
+fn bits(mut word: u64) -> impl Iterator<Item = usize> {
+    std::iter::from_fn(move || {
+        let i = word.trailing_zeros() as usize;
+        word &= word.wrapping_sub(1);
+        (i < 64).then_some(i)
+    })
 }
 
 /// Per stone of the group on `cells`, the number of its chain; the chains'
@@ -1015,6 +1187,9 @@ impl<'a> Search<'a> {
     /// its liberty, among regions bordered by such chains only.
     fn pass_alive(&mut self) -> bool {
         let local = self.local;
+        if let Some(units) = &self.lists.units {
+            return units.pass_alive(&self.cells, local.defender, &mut self.benson);
+        }
         if self.find_regions() < 2 {
             // No chain has two regions to keep: all of them fail.
             return local.group.iter().all(|&s| self.cells[s] != local.defender);
@@ -1179,6 +1354,11 @@ struct Benson {
     alive: Vec<bool>,
     /// Per chain, the regions vital to it bordered by living chains only.
     healthy: Vec<usize>,
+    /// [`Units::pass_alive`]'s regions, its chains (with the units beside
+    /// each) and per region the chains around it and those it is vital to.
+    regions: Vec<u64>,
+    chains: Vec<(u64, u64)>,
+    borders: Vec<(u64, u64)>,
 }
 
 #[cfg(test)]
@@ -1393,6 +1573,52 @@ mod tests {
         assert_ne!(Search::new(&local, &cells, false).solve(true, 0), Some(false));
         let living = lives_enclosed(stride, &cells, &[a14], &settled).expect("the group lives read whole");
         assert!(living.contains(&a14));
+    }
+
+    /// Benson's condition on bit sets ([`Units::pass_alive`]) answers as
+    /// the walks do (the search with no units) on the positions of random
+    /// lines of play, read at first (while the group keeps its stones) and
+    /// whole.
+    #[test]
+    fn pass_alive_on_units_agrees_with_the_walks() {
+        let diagrams: [&[&str]; 3] = [
+            &["XXXXXXXX", "XOOOOOOX", "XO.O.OOX", "XOO.O.OX", "XOOXOXOX", "XXXXXXXX"],
+            &["XXXXXXXX", "XOOOOOOO", "XO.XX..O", "XOOOOOOO", "XXXXXXXX"],
+            &["XXXXXXXXX", "XOOOOOOOO", "XO..O...O", "XO.OOO.OO", "XOOOXOOOX", "XXXXXXXXX"],
+        ];
+        let mut seed = 0x2545_f491_4f6c_dd1d_u64;
+        let mut answers = [0; 2];
+        for rows in diagrams {
+            let (stride, cells, white) = diagram(&with_open_ground(rows));
+            for whole in [false, true] {
+                let mut local = Local::enclose(stride, &cells, &[white], &|_| false).expect("an enclosed group");
+                if whole {
+                    local.read_whole(cells.len());
+                }
+                for _ in 0..50 {
+                    let mut search = Search::new(&local, &cells, false);
+                    let units = search.lists.units.take().expect("at most 64 units");
+                    for turn in 0..30 {
+                        let answer = units.pass_alive(&search.cells, local.defender, &mut Benson::default());
+                        assert_eq!(answer, search.pass_alive(), "{rows:?}, whole {whole}, turn {turn}");
+                        answers[usize::from(answer)] += 1;
+                        let color = if turn % 2 == 0 { 3 - local.defender } else { local.defender };
+                        let tries = if color == local.defender { &search.lists.defender_tries } else { &search.lists.attacker_tries };
+                        seed ^= seed << 13;
+                        seed ^= seed >> 7;
+                        seed ^= seed << 17;
+                        let p = tries[seed as usize % tries.len()];
+                        if let Some(played) = search.play(p, color)
+                            && !whole
+                            && local.taken(&search.cells)
+                        {
+                            search.undo(played);
+                        }
+                    }
+                }
+            }
+        }
+        assert!(answers.iter().all(|&n| n > 100), "{answers:?}");
     }
 
     /// Whether the white chain at column `x`, row `y` of the diagram dies
