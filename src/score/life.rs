@@ -102,8 +102,10 @@ impl<'a> Ground<'a> {
             walked: vec![0; cells.len()],
             walk: 0,
             open: vec![false; cells.len()],
-            points: Vec::new(),
-            border: Vec::new(),
+            // Room for the largest small region and the stones around it
+            // (four a point at most): the walks never grow them.
+            points: Vec::with_capacity(MAX_REGION_POINTS),
+            border: Vec::with_capacity(4 * MAX_REGION_POINTS),
         }
     }
 
@@ -246,9 +248,12 @@ impl Local {
         }
         let mut in_group = vec![false; cells.len()];
         let mut met = vec![false; cells.len()];
-        let (mut group, mut region, mut outside) = (Vec::new(), Vec::new(), Vec::new());
         let mut ground = Ground::new(stride, cells, defender, settled);
         let mut todo = at_small_regions(&mut ground, stones);
+        // The group holds at least the stones to walk from, and the points
+        // to play are few: room made once, not one push at a time.
+        let mut group = Vec::with_capacity(todo.len());
+        let (mut region, mut outside) = (Vec::with_capacity(2 * MAX_REGION_POINTS), Vec::with_capacity(MAX_REGION_POINTS));
         while let Some(p) = todo.pop() {
             if in_group[p] {
                 continue;
@@ -446,12 +451,14 @@ fn at_small_regions(ground: &mut Ground, stones: &[usize]) -> Vec<usize> {
     // Per empty point: 1 in a small region, 2 on open ground, 0 not yet looked at.
     let mut class = vec![0u8; cells.len()];
     let mut seen = vec![false; cells.len()];
-    let mut kept = Vec::new();
+    let mut kept = Vec::with_capacity(stones.len());
+    let mut chain = Vec::with_capacity(stones.len());
     for &start in stones {
         if seen[start] {
             continue;
         }
-        let mut chain = vec![start];
+        chain.clear();
+        chain.push(start);
         seen[start] = true;
         let mut at_region = false;
         let mut i = 0;
@@ -475,7 +482,7 @@ fn at_small_regions(ground: &mut Ground, stones: &[usize]) -> Vec<usize> {
             }
         }
         if at_region {
-            kept.extend(chain);
+            kept.extend_from_slice(&chain);
         }
     }
     kept
