@@ -584,6 +584,13 @@ struct Search<'a> {
     /// other: a longer key than [`Memo::Short`]'s is boxed only when its
     /// answer is stored.
     keys: Vec<u64>,
+    /// The cells of the points played as a key holds them ([`key_cells`]),
+    /// kept with the cells ([`Search::set`]).
+    key_cells: Vec<u64>,
+    /// The units held by the defender and the empty ones
+    /// ([`Units::state`]), kept with the cells.
+    held: u64,
+    empty: u64,
     /// The moves of the positions on the line, one position's after the
     /// other's, in the order they are tried.
     moves: Vec<usize>,
@@ -622,6 +629,9 @@ struct Lists {
     /// Per point, its place in `played` counted from 1 (0 if not played):
     /// the ko point's part of the key.
     key_place: Vec<u64>,
+    /// Per point played, the word of [`Search::key_cells`] holding its cell
+    /// and the cell's shift there.
+    key_spot: Vec<Option<(usize, u32)>>,
     /// The points the attacker may play on ([`Search::push_moves`]).
     attacker_tries: Vec<usize>,
     /// The points the defender may play on.
@@ -653,10 +663,18 @@ impl Lists {
         for (i, &p) in played.iter().enumerate() {
             key_place[p] = i as u64 + 1;
         }
+        // As [`key_cells`] folds them.
+        let mut key_spot = vec![None; cells.len()];
+        for (word, points) in played.chunks(32).enumerate() {
+            for (i, &p) in points.iter().enumerate() {
+                key_spot[p] = Some((word, 2 * (points.len() - 1 - i) as u32));
+            }
+        }
         let (group_chain, group_liberties, group_liberty_ends) = group_chains(local, cells);
         Lists {
             played,
             key_place,
+            key_spot,
             attacker_tries: tries(&local.outside),
             defender_tries: tries(&local.joints),
             held: local.group.iter().chain(local.points()).copied().collect(),
@@ -684,6 +702,9 @@ struct Units {
     chains: u64,
     /// The points of the other units, in order.
     points: Vec<usize>,
+    /// Per point, the bit of its unit if it is one of `points` (0 if not):
+    /// the cells that change the units' state.
+    unit_at: Vec<u64>,
     /// Per unit, the units beside it.
     beside: Vec<u64>,
     /// The units Benson's regions are made of: the regions' points and
@@ -716,6 +737,10 @@ impl Units {
             unit_of[p] = first + i;
         }
         let bit = |p: usize| 1u64 << unit_of[p];
+        let mut unit_at = vec![0; cells.len()];
+        for &p in &points {
+            unit_at[p] = bit(p);
+        }
         let mut units = Units {
             chains: if first == 64 { u64::MAX } else { (1 << first) - 1 },
             beside: vec![0; first + points.len()],
@@ -723,6 +748,7 @@ impl Units {
             leaks: 0,
             group: local.group.iter().fold(0, |set, &s| set | bit(s)),
             points,
+            unit_at,
         };
         for &p in local.region.iter().chain(&local.joints).chain(&local.group) {
             let unit = unit_of[p];
@@ -752,8 +778,7 @@ impl Units {
     /// Benson's condition as [`Search::pass_alive`] reads it, on the
     /// units' bit sets: the regions and chains found by [`Units::component`],
     /// the chains numbered by their order there.
-    fn pass_alive(&self, cells: &[u8], defender: u8, scratch: &mut Benson) -> bool {
-        let (held, empty) = self.state(cells, defender);
+    fn pass_alive(&self, held: u64, empty: u64, scratch: &mut Benson) -> bool {
         let regions = &mut scratch.regions;
         regions.clear();
         let mut rest = self.eye_space & !held;
@@ -867,6 +892,12 @@ fn group_chains(local: &Local, cells: &[u8]) -> (Vec<usize>, Vec<usize>, Vec<usi
     (chain_of, liberties, ends)
 }
 
+/// The cells of the points `played` as a position's key holds them: two
+/// bits each, 32 to a word, the first in its highest bits.
+fn key_cells(played: &[usize], cells: &[u8]) -> Vec<u64> {
+    played.chunks(32).map(|points| points.iter().fold(0, |word, &p| word << 2 | u64::from(cells[p]))).collect()
+}
+
 /// What [`Search::undo`] needs to take a move back.
 struct Played {
     p: usize,
@@ -885,6 +916,9 @@ impl Played {
 impl<'a> Search<'a> {
     /// A search from `cells`, no ko point.
     fn new(local: &'a Local, cells: &[u8], wall_safe_fills: bool) -> Search<'a> {
+        let lists = Lists::new(local, cells);
+        let key_cells = key_cells(&lists.played, cells);
+        let (held, empty) = lists.units.as_ref().map_or((0, 0), |units| units.state(cells, local.defender));
         Search {
             local,
             budget: NODE_BUDGET,
@@ -892,6 +926,9 @@ impl<'a> Search<'a> {
             ko: None,
             memo: Memo::new(local.points().count()),
             keys: Vec::new(),
+            key_cells,
+            held,
+            empty,
             moves: Vec::new(),
             taken: Vec::new(),
             nodes: 0,
@@ -903,7 +940,7 @@ impl<'a> Search<'a> {
             numbered: Vec::new(),
             stack: Vec::new(),
             benson: Benson::default(),
-            lists: Lists::new(local, cells),
+            lists,
         }
     }
 
@@ -911,10 +948,7 @@ impl<'a> Search<'a> {
     /// the points played (two bits each), the ko point's place among them
     /// and the side to move.
     fn push_key(&mut self, attacker_to_move: bool) {
-        for points in self.lists.played.chunks(32) {
-            let word = points.iter().fold(0, |word, &p| word << 2 | u64::from(self.cells[p]));
-            self.keys.push(word);
-        }
+        self.keys.extend_from_slice(&self.key_cells);
         let ko = self.ko.map_or(0, |k| self.lists.key_place[k]);
         self.keys.push(ko << 1 | u64::from(attacker_to_move));
     }
@@ -1055,13 +1089,27 @@ impl<'a> Search<'a> {
         self.local.wall_liberties.binary_search(&p).is_ok() && self.liberties(p, 2) < 2
     }
 
+    /// Sets the cell at `p`, and with it its part of the key and of the
+    /// units' bit sets.
+    fn set(&mut self, p: usize, cell: u8) {
+        let was = std::mem::replace(&mut self.cells[p], cell);
+        if let Some((word, shift)) = self.lists.key_spot[p] {
+            self.key_cells[word] ^= u64::from(was ^ cell) << shift;
+        }
+        if let Some(units) = &self.lists.units {
+            let unit = units.unit_at[p];
+            self.held = self.held & !unit | if cell == self.local.defender { unit } else { 0 };
+            self.empty = self.empty & !unit | if cell == EMPTY { unit } else { 0 };
+        }
+    }
+
     /// Plays `color` at `p` if legal (empty, not the ko point, not
     /// suicide), removing what it captures and setting the ko point.
     fn play(&mut self, p: usize, color: u8) -> Option<Played> {
         if self.cells[p] != EMPTY || self.ko == Some(p) {
             return None;
         }
-        self.cells[p] = color;
+        self.set(p, color);
         let played = Played { p, ko: self.ko, taken_from: self.taken.len() };
         for q in self.local.nbrs(p) {
             // Taken off at once: the other enemy chains beside `p` are not
@@ -1073,7 +1121,7 @@ impl<'a> Search<'a> {
         let liberties = self.liberties(p, 2);
         if liberties == 0 {
             // Nothing was taken: a capture leaves a liberty.
-            self.cells[p] = EMPTY;
+            self.set(p, EMPTY);
             return None;
         }
         let alone = self.local.nbrs(p).iter().all(|&q| self.cells[q] != color);
@@ -1086,11 +1134,11 @@ impl<'a> Search<'a> {
     /// the other colour), the ko point.
     fn undo(&mut self, played: Played) {
         let color = self.cells[played.p];
-        for &s in &self.taken[played.taken_from..] {
-            self.cells[s] = 3 - color;
+        for i in played.taken_from..self.taken.len() {
+            self.set(self.taken[i], 3 - color);
         }
         self.taken.truncate(played.taken_from);
-        self.cells[played.p] = EMPTY;
+        self.set(played.p, EMPTY);
         self.ko = played.ko;
     }
 
@@ -1149,7 +1197,7 @@ impl<'a> Search<'a> {
     fn take_chain(&mut self, p: usize) {
         let color = self.cells[p];
         let from = self.taken.len();
-        self.cells[p] = EMPTY;
+        self.set(p, EMPTY);
         self.taken.push(p);
         let mut i = from;
         while i < self.taken.len() {
@@ -1157,7 +1205,7 @@ impl<'a> Search<'a> {
             i += 1;
             for q in self.local.nbrs(s) {
                 if self.cells[q] == color {
-                    self.cells[q] = EMPTY;
+                    self.set(q, EMPTY);
                     self.taken.push(q);
                 }
             }
@@ -1193,10 +1241,16 @@ impl<'a> Search<'a> {
     /// defender's there keeps two regions each of whose empty points is
     /// its liberty, among regions bordered by such chains only.
     fn pass_alive(&mut self) -> bool {
-        let local = self.local;
-        if let Some(units) = &self.lists.units {
-            return units.pass_alive(&self.cells, local.defender, &mut self.benson);
+        match &self.lists.units {
+            Some(units) => units.pass_alive(self.held, self.empty, &mut self.benson),
+            None => self.pass_alive_by_walks(),
         }
+    }
+
+    /// [`Search::pass_alive`] for a local game of more than 64 units: its
+    /// chains and regions walked point by point.
+    fn pass_alive_by_walks(&mut self) -> bool {
+        let local = self.local;
         if self.find_regions() < 2 {
             // No chain has two regions to keep: all of them fail.
             return local.group.iter().all(|&s| self.cells[s] != local.defender);
@@ -1582,10 +1636,10 @@ mod tests {
         assert!(living.contains(&a14));
     }
 
-    /// Benson's condition on bit sets ([`Units::pass_alive`]) answers as
-    /// the walks do (the search with no units) on the positions of random
-    /// lines of play, read at first (while the group keeps its stones) and
-    /// whole.
+    /// Benson's condition on bit sets ([`Units::pass_alive`], the units'
+    /// state kept move by move, as the key's cells) answers as the walks do
+    /// ([`Search::pass_alive_by_walks`]) on the positions of random lines
+    /// of play, read at first (while the group keeps its stones) and whole.
     #[test]
     fn pass_alive_on_units_agrees_with_the_walks() {
         let diagrams: [&[&str]; 3] = [
@@ -1604,10 +1658,13 @@ mod tests {
                 }
                 for _ in 0..50 {
                     let mut search = Search::new(&local, &cells, false);
-                    let units = search.lists.units.take().expect("at most 64 units");
                     for turn in 0..30 {
-                        let answer = units.pass_alive(&search.cells, local.defender, &mut Benson::default());
-                        assert_eq!(answer, search.pass_alive(), "{rows:?}, whole {whole}, turn {turn}");
+                        let by_walks = search.pass_alive_by_walks();
+                        let units = search.lists.units.as_ref().expect("at most 64 units");
+                        assert_eq!((search.held, search.empty), units.state(&search.cells, local.defender));
+                        assert_eq!(search.key_cells, key_cells(&search.lists.played, &search.cells));
+                        let answer = units.pass_alive(search.held, search.empty, &mut Benson::default());
+                        assert_eq!(answer, by_walks, "{rows:?}, whole {whole}, turn {turn}");
                         answers[usize::from(answer)] += 1;
                         let color = if turn % 2 == 0 { 3 - local.defender } else { local.defender };
                         let tries = if color == local.defender { &search.lists.defender_tries } else { &search.lists.attacker_tries };
