@@ -262,7 +262,11 @@ impl Local {
             group.push(p);
             for q in nbrs(stride, p) {
                 if cells[q] == defender {
-                    todo.push(q);
+                    // A stone already in the group would only be popped
+                    // and passed over.
+                    if !in_group[q] {
+                        todo.push(q);
+                    }
                 } else if cells[q] == EMPTY && !met[q] {
                     if ground.small_region(q) {
                         for &r in &ground.points {
