@@ -102,8 +102,10 @@ impl<'a> Ground<'a> {
             walked: vec![0; cells.len()],
             walk: 0,
             open: vec![false; cells.len()],
-            points: Vec::new(),
-            border: Vec::new(),
+            // Room for the largest small region and the stones around it
+            // (four a point at most): the walks never grow them.
+            points: Vec::with_capacity(MAX_REGION_POINTS),
+            border: Vec::with_capacity(4 * MAX_REGION_POINTS),
         }
     }
 
@@ -246,9 +248,12 @@ impl Local {
         }
         let mut in_group = vec![false; cells.len()];
         let mut met = vec![false; cells.len()];
-        let (mut group, mut region, mut outside) = (Vec::new(), Vec::new(), Vec::new());
         let mut ground = Ground::new(stride, cells, defender, settled);
         let mut todo = at_small_regions(&mut ground, stones);
+        // The group holds at least the stones to walk from, and the points
+        // to play are few: room made once, not one push at a time.
+        let mut group = Vec::with_capacity(todo.len());
+        let (mut region, mut outside) = (Vec::with_capacity(2 * MAX_REGION_POINTS), Vec::with_capacity(MAX_REGION_POINTS));
         while let Some(p) = todo.pop() {
             if in_group[p] {
                 continue;
@@ -257,7 +262,11 @@ impl Local {
             group.push(p);
             for q in nbrs(stride, p) {
                 if cells[q] == defender {
-                    todo.push(q);
+                    // A stone already in the group would only be popped
+                    // and passed over.
+                    if !in_group[q] {
+                        todo.push(q);
+                    }
                 } else if cells[q] == EMPTY && !met[q] {
                     if ground.small_region(q) {
                         for &r in &ground.points {
@@ -446,12 +455,14 @@ fn at_small_regions(ground: &mut Ground, stones: &[usize]) -> Vec<usize> {
     // Per empty point: 1 in a small region, 2 on open ground, 0 not yet looked at.
     let mut class = vec![0u8; cells.len()];
     let mut seen = vec![false; cells.len()];
-    let mut kept = Vec::new();
+    let mut kept = Vec::with_capacity(stones.len());
+    let mut chain = Vec::with_capacity(stones.len());
     for &start in stones {
         if seen[start] {
             continue;
         }
-        let mut chain = vec![start];
+        chain.clear();
+        chain.push(start);
         seen[start] = true;
         let mut at_region = false;
         let mut i = 0;
@@ -475,7 +486,7 @@ fn at_small_regions(ground: &mut Ground, stones: &[usize]) -> Vec<usize> {
             }
         }
         if at_region {
-            kept.extend(chain);
+            kept.extend_from_slice(&chain);
         }
     }
     kept
@@ -577,6 +588,13 @@ struct Search<'a> {
     /// other: a longer key than [`Memo::Short`]'s is boxed only when its
     /// answer is stored.
     keys: Vec<u64>,
+    /// The cells of the points played as a key holds them ([`key_cells`]),
+    /// kept with the cells ([`Search::set`]).
+    key_cells: Vec<u64>,
+    /// The units held by the defender and the empty ones
+    /// ([`Units::state`]), kept with the cells.
+    held: u64,
+    empty: u64,
     /// The moves of the positions on the line, one position's after the
     /// other's, in the order they are tried.
     moves: Vec<usize>,
@@ -615,6 +633,9 @@ struct Lists {
     /// Per point, its place in `played` counted from 1 (0 if not played):
     /// the ko point's part of the key.
     key_place: Vec<u64>,
+    /// Per point played, the word of [`Search::key_cells`] holding its cell
+    /// and the cell's shift there.
+    key_spot: Vec<Option<(usize, u32)>>,
     /// The points the attacker may play on ([`Search::push_moves`]).
     attacker_tries: Vec<usize>,
     /// The points the defender may play on.
@@ -633,6 +654,8 @@ struct Lists {
     /// ([`Search::has_liberty`]).
     group_liberties: Vec<usize>,
     group_liberty_ends: Vec<usize>,
+    /// Benson's condition's points as bit sets, if they fit in one word.
+    units: Option<Units>,
 }
 
 impl Lists {
@@ -644,19 +667,204 @@ impl Lists {
         for (i, &p) in played.iter().enumerate() {
             key_place[p] = i as u64 + 1;
         }
+        // As [`key_cells`] folds them.
+        let mut key_spot = vec![None; cells.len()];
+        for (word, points) in played.chunks(32).enumerate() {
+            for (i, &p) in points.iter().enumerate() {
+                key_spot[p] = Some((word, 2 * (points.len() - 1 - i) as u32));
+            }
+        }
         let (group_chain, group_liberties, group_liberty_ends) = group_chains(local, cells);
         Lists {
             played,
             key_place,
+            key_spot,
             attacker_tries: tries(&local.outside),
             defender_tries: tries(&local.joints),
             held: local.group.iter().chain(local.points()).copied().collect(),
             eye_space: local.region.iter().chain(group).copied().collect(),
+            units: Units::new(local, cells, &group_chain, group_liberty_ends.len()),
             group_chain,
             group_liberties,
             group_liberty_ends,
         }
     }
+}
+
+/// The points [`Search::pass_alive`] reads, numbered as bits of a word:
+/// read at first, one unit for each chain of the group (it keeps its
+/// stones at every node), then one for each point of the regions and
+/// joints; read whole, one for each point of the regions, joints and
+/// group. The points the defender never holds off them (the other outside
+/// liberties, the stones around the group) need no unit: a region beside
+/// one reaches past the points read. Nor do the walls' liberties: none is
+/// beside the group, its regions or its joints (those were local before
+/// the walls were read), so the defender's chains there border no region
+/// and hold no stone of the group.
+struct Units {
+    /// The units of the group's chains, read at first: held at every node.
+    chains: u64,
+    /// The points of the other units, in order.
+    points: Vec<usize>,
+    /// Per point, the bit of its unit if it is one of `points` (0 if not):
+    /// the cells that change the units' state.
+    unit_at: Vec<u64>,
+    /// Per unit, the units beside it.
+    beside: Vec<u64>,
+    /// The units Benson's regions are made of: the regions' points and
+    /// (read whole) the group's.
+    eye_space: u64,
+    /// The units of the eye space beside a point the defender never holds
+    /// that is no unit: a region holding one reaches past the points read.
+    leaks: u64,
+    /// The units of the group.
+    group: u64,
+}
+
+impl Units {
+    /// The units of `local` on `cells` (the group's chains numbered by
+    /// `group_chain`, `chains` of them); `None` if there are more than 64.
+    fn new(local: &Local, cells: &[u8], group_chain: &[usize], chains: usize) -> Option<Units> {
+        let first = if local.whole { 0 } else { chains };
+        let group = if local.whole { &local.group[..] } else { &[] };
+        let points: Vec<usize> = local.region.iter().chain(&local.joints).chain(group).copied().collect();
+        if first + points.len() > 64 {
+            return None;
+        }
+        let mut unit_of = vec![usize::MAX; cells.len()];
+        if !local.whole {
+            for &s in &local.group {
+                unit_of[s] = group_chain[s];
+            }
+        }
+        for (i, &p) in points.iter().enumerate() {
+            unit_of[p] = first + i;
+        }
+        let bit = |p: usize| 1u64 << unit_of[p];
+        let mut unit_at = vec![0; cells.len()];
+        for &p in &points {
+            unit_at[p] = bit(p);
+        }
+        let mut units = Units {
+            chains: if first == 64 { u64::MAX } else { (1 << first) - 1 },
+            beside: vec![0; first + points.len()],
+            eye_space: local.region.iter().chain(group).fold(0, |set, &p| set | bit(p)),
+            leaks: 0,
+            group: local.group.iter().fold(0, |set, &s| set | bit(s)),
+            points,
+            unit_at,
+        };
+        for &p in local.region.iter().chain(&local.joints).chain(&local.group) {
+            let unit = unit_of[p];
+            for q in local.nbrs(p) {
+                if unit_of[q] == usize::MAX {
+                    if cells[q] != local.defender && cells[q] != BORDER {
+                        units.leaks |= units.eye_space & 1 << unit;
+                    }
+                } else if unit_of[q] != unit {
+                    units.beside[unit] |= bit(q);
+                }
+            }
+        }
+        Some(units)
+    }
+
+    /// The units held by the defender and the empty ones on `cells`.
+    fn state(&self, cells: &[u8], defender: u8) -> (u64, u64) {
+        let (mut held, mut empty) = (self.chains, 0);
+        for (&p, i) in self.points.iter().zip(self.chains.count_ones()..) {
+            held |= u64::from(cells[p] == defender) << i;
+            empty |= u64::from(cells[p] == EMPTY) << i;
+        }
+        (held, empty)
+    }
+
+    /// Benson's condition as [`Search::pass_alive`] reads it, on the
+    /// units' bit sets: the regions and chains found by [`Units::component`],
+    /// the chains numbered by their order there.
+    fn pass_alive(&self, held: u64, empty: u64, scratch: &mut Benson) -> bool {
+        let regions = &mut scratch.regions;
+        regions.clear();
+        let mut rest = self.eye_space & !held;
+        while rest != 0 {
+            let (region, beside) = self.component(rest & rest.wrapping_neg(), rest);
+            rest &= !region;
+            // A region reaching past the points read (through the group's
+            // points once taken) is no eye.
+            if region & self.leaks == 0 && beside & !self.eye_space & !held == 0 {
+                regions.push(region);
+            }
+        }
+        if regions.len() < 2 {
+            // No chain has two regions to keep: all of them fail.
+            return self.group & held == 0;
+        }
+        let chains = &mut scratch.chains;
+        chains.clear();
+        let mut rest = held;
+        while rest != 0 {
+            let (chain, beside) = self.component(rest & rest.wrapping_neg(), rest);
+            rest &= !chain;
+            chains.push((chain, beside));
+        }
+        // Per region, the chains around it and those it is vital to (each
+        // of its empty points their liberty), as bits of their numbers.
+        let borders = &mut scratch.borders;
+        borders.clear();
+        for &region in regions.iter() {
+            let (mut around, mut vital) = (0u64, 0u64);
+            for (c, &(_, beside)) in chains.iter().enumerate() {
+                if beside & region != 0 {
+                    around |= 1 << c;
+                    vital |= u64::from(region & empty & !beside == 0) << c;
+                }
+            }
+            borders.push((around, vital));
+        }
+        // The chains still counted alive (no bits past the chains' count
+        // after the first round): those with two vital regions bordered by
+        // such chains only.
+        let mut alive = u64::MAX;
+        loop {
+            let (mut once, mut twice) = (0, 0);
+            for &(around, vital) in borders.iter() {
+                if around & !alive == 0 {
+                    twice |= once & vital;
+                    once |= vital;
+                }
+            }
+            if alive & twice == alive {
+                break;
+            }
+            alive &= twice;
+        }
+        chains.iter().enumerate().all(|(c, &(chain, _))| chain & self.group == 0 || alive >> c & 1 == 1)
+    }
+
+    /// The units of `within` connected to `seed` through `within`, and
+    /// the units beside them.
+    fn component(&self, seed: u64, within: u64) -> (u64, u64) {
+        let (mut set, mut beside, mut grown) = (seed, 0, seed);
+        while grown != 0 {
+            let mut next = 0;
+            for i in bits(grown) {
+                next |= self.beside[i];
+            }
+            beside |= next;
+            grown = next & within & !set;
+            set |= grown;
+        }
+        (set, beside)
+    }
+}
+
+/// The places of the bits set in `word`, lowest first.
+fn bits(mut word: u64) -> impl Iterator<Item = usize> {
+    std::iter::from_fn(move || {
+        let i = word.trailing_zeros() as usize;
+        word &= word.wrapping_sub(1);
+        (i < 64).then_some(i)
+    })
 }
 
 /// Per stone of the group on `cells`, the number of its chain; the chains'
@@ -688,6 +896,12 @@ fn group_chains(local: &Local, cells: &[u8]) -> (Vec<usize>, Vec<usize>, Vec<usi
     (chain_of, liberties, ends)
 }
 
+/// The cells of the points `played` as a position's key holds them: two
+/// bits each, 32 to a word, the first in its highest bits.
+fn key_cells(played: &[usize], cells: &[u8]) -> Vec<u64> {
+    played.chunks(32).map(|points| points.iter().fold(0, |word, &p| word << 2 | u64::from(cells[p]))).collect()
+}
+
 /// What [`Search::undo`] needs to take a move back.
 struct Played {
     p: usize,
@@ -706,6 +920,9 @@ impl Played {
 impl<'a> Search<'a> {
     /// A search from `cells`, no ko point.
     fn new(local: &'a Local, cells: &[u8], wall_safe_fills: bool) -> Search<'a> {
+        let lists = Lists::new(local, cells);
+        let key_cells = key_cells(&lists.played, cells);
+        let (held, empty) = lists.units.as_ref().map_or((0, 0), |units| units.state(cells, local.defender));
         Search {
             local,
             budget: NODE_BUDGET,
@@ -713,6 +930,9 @@ impl<'a> Search<'a> {
             ko: None,
             memo: Memo::new(local.points().count()),
             keys: Vec::new(),
+            key_cells,
+            held,
+            empty,
             moves: Vec::new(),
             taken: Vec::new(),
             nodes: 0,
@@ -724,7 +944,7 @@ impl<'a> Search<'a> {
             numbered: Vec::new(),
             stack: Vec::new(),
             benson: Benson::default(),
-            lists: Lists::new(local, cells),
+            lists,
         }
     }
 
@@ -732,10 +952,7 @@ impl<'a> Search<'a> {
     /// the points played (two bits each), the ko point's place among them
     /// and the side to move.
     fn push_key(&mut self, attacker_to_move: bool) {
-        for points in self.lists.played.chunks(32) {
-            let word = points.iter().fold(0, |word, &p| word << 2 | u64::from(self.cells[p]));
-            self.keys.push(word);
-        }
+        self.keys.extend_from_slice(&self.key_cells);
         let ko = self.ko.map_or(0, |k| self.lists.key_place[k]);
         self.keys.push(ko << 1 | u64::from(attacker_to_move));
     }
@@ -876,13 +1093,27 @@ impl<'a> Search<'a> {
         self.local.wall_liberties.binary_search(&p).is_ok() && self.liberties(p, 2) < 2
     }
 
+    /// Sets the cell at `p`, and with it its part of the key and of the
+    /// units' bit sets.
+    fn set(&mut self, p: usize, cell: u8) {
+        let was = std::mem::replace(&mut self.cells[p], cell);
+        if let Some((word, shift)) = self.lists.key_spot[p] {
+            self.key_cells[word] ^= u64::from(was ^ cell) << shift;
+        }
+        if let Some(units) = &self.lists.units {
+            let unit = units.unit_at[p];
+            self.held = self.held & !unit | if cell == self.local.defender { unit } else { 0 };
+            self.empty = self.empty & !unit | if cell == EMPTY { unit } else { 0 };
+        }
+    }
+
     /// Plays `color` at `p` if legal (empty, not the ko point, not
     /// suicide), removing what it captures and setting the ko point.
     fn play(&mut self, p: usize, color: u8) -> Option<Played> {
         if self.cells[p] != EMPTY || self.ko == Some(p) {
             return None;
         }
-        self.cells[p] = color;
+        self.set(p, color);
         let played = Played { p, ko: self.ko, taken_from: self.taken.len() };
         for q in self.local.nbrs(p) {
             // Taken off at once: the other enemy chains beside `p` are not
@@ -894,7 +1125,7 @@ impl<'a> Search<'a> {
         let liberties = self.liberties(p, 2);
         if liberties == 0 {
             // Nothing was taken: a capture leaves a liberty.
-            self.cells[p] = EMPTY;
+            self.set(p, EMPTY);
             return None;
         }
         let alone = self.local.nbrs(p).iter().all(|&q| self.cells[q] != color);
@@ -907,11 +1138,11 @@ impl<'a> Search<'a> {
     /// the other colour), the ko point.
     fn undo(&mut self, played: Played) {
         let color = self.cells[played.p];
-        for &s in &self.taken[played.taken_from..] {
-            self.cells[s] = 3 - color;
+        for i in played.taken_from..self.taken.len() {
+            self.set(self.taken[i], 3 - color);
         }
         self.taken.truncate(played.taken_from);
-        self.cells[played.p] = EMPTY;
+        self.set(played.p, EMPTY);
         self.ko = played.ko;
     }
 
@@ -970,7 +1201,7 @@ impl<'a> Search<'a> {
     fn take_chain(&mut self, p: usize) {
         let color = self.cells[p];
         let from = self.taken.len();
-        self.cells[p] = EMPTY;
+        self.set(p, EMPTY);
         self.taken.push(p);
         let mut i = from;
         while i < self.taken.len() {
@@ -978,7 +1209,7 @@ impl<'a> Search<'a> {
             i += 1;
             for q in self.local.nbrs(s) {
                 if self.cells[q] == color {
-                    self.cells[q] = EMPTY;
+                    self.set(q, EMPTY);
                     self.taken.push(q);
                 }
             }
@@ -1014,6 +1245,15 @@ impl<'a> Search<'a> {
     /// defender's there keeps two regions each of whose empty points is
     /// its liberty, among regions bordered by such chains only.
     fn pass_alive(&mut self) -> bool {
+        match &self.lists.units {
+            Some(units) => units.pass_alive(self.held, self.empty, &mut self.benson),
+            None => self.pass_alive_by_walks(),
+        }
+    }
+
+    /// [`Search::pass_alive`] for a local game of more than 64 units: its
+    /// chains and regions walked point by point.
+    fn pass_alive_by_walks(&mut self) -> bool {
         let local = self.local;
         if self.find_regions() < 2 {
             // No chain has two regions to keep: all of them fail.
@@ -1179,6 +1419,11 @@ struct Benson {
     alive: Vec<bool>,
     /// Per chain, the regions vital to it bordered by living chains only.
     healthy: Vec<usize>,
+    /// [`Units::pass_alive`]'s regions, its chains (with the units beside
+    /// each) and per region the chains around it and those it is vital to.
+    regions: Vec<u64>,
+    chains: Vec<(u64, u64)>,
+    borders: Vec<(u64, u64)>,
 }
 
 #[cfg(test)]
@@ -1393,6 +1638,55 @@ mod tests {
         assert_ne!(Search::new(&local, &cells, false).solve(true, 0), Some(false));
         let living = lives_enclosed(stride, &cells, &[a14], &settled).expect("the group lives read whole");
         assert!(living.contains(&a14));
+    }
+
+    /// Benson's condition on bit sets ([`Units::pass_alive`], the units'
+    /// state kept move by move, as the key's cells) answers as the walks do
+    /// ([`Search::pass_alive_by_walks`]) on the positions of random lines
+    /// of play, read at first (while the group keeps its stones) and whole.
+    #[test]
+    fn pass_alive_on_units_agrees_with_the_walks() {
+        let diagrams: [&[&str]; 3] = [
+            &["XXXXXXXX", "XOOOOOOX", "XO.O.OOX", "XOO.O.OX", "XOOXOXOX", "XXXXXXXX"],
+            &["XXXXXXXX", "XOOOOOOO", "XO.XX..O", "XOOOOOOO", "XXXXXXXX"],
+            &["XXXXXXXXX", "XOOOOOOOO", "XO..O...O", "XO.OOO.OO", "XOOOXOOOX", "XXXXXXXXX"],
+        ];
+        let mut seed = 0x2545_f491_4f6c_dd1d_u64;
+        let mut answers = [0; 2];
+        for rows in diagrams {
+            let (stride, cells, white) = diagram(&with_open_ground(rows));
+            for whole in [false, true] {
+                let mut local = Local::enclose(stride, &cells, &[white], &|_| false).expect("an enclosed group");
+                if whole {
+                    local.read_whole(cells.len());
+                }
+                for _ in 0..50 {
+                    let mut search = Search::new(&local, &cells, false);
+                    for turn in 0..30 {
+                        let by_walks = search.pass_alive_by_walks();
+                        let units = search.lists.units.as_ref().expect("at most 64 units");
+                        assert_eq!((search.held, search.empty), units.state(&search.cells, local.defender));
+                        assert_eq!(search.key_cells, key_cells(&search.lists.played, &search.cells));
+                        let answer = units.pass_alive(search.held, search.empty, &mut Benson::default());
+                        assert_eq!(answer, by_walks, "{rows:?}, whole {whole}, turn {turn}");
+                        answers[usize::from(answer)] += 1;
+                        let color = if turn % 2 == 0 { 3 - local.defender } else { local.defender };
+                        let tries = if color == local.defender { &search.lists.defender_tries } else { &search.lists.attacker_tries };
+                        seed ^= seed << 13;
+                        seed ^= seed >> 7;
+                        seed ^= seed << 17;
+                        let p = tries[seed as usize % tries.len()];
+                        if let Some(played) = search.play(p, color)
+                            && !whole
+                            && local.taken(&search.cells)
+                        {
+                            search.undo(played);
+                        }
+                    }
+                }
+            }
+        }
+        assert!(answers.iter().all(|&n| n > 100), "{answers:?}");
     }
 
     /// Whether the white chain at column `x`, row `y` of the diagram dies
