@@ -1600,6 +1600,11 @@ struct Light {
     chain: Vec<ChainStats>,
     empties: Vec<u16>,
     epos: Vec<u16>,
+    /// Per cell, what its four neighbours hold: how many of each cell
+    /// value, a nibble each ([`Around`]), kept by `place` and
+    /// `remove_chain`. The policy's first questions about a point (an
+    /// empty neighbour? only own stones beside it?) are one load.
+    around: Vec<u16>,
     /// The point the player to move may not take (simple ko), or 0.
     ko: usize,
     /// Moves that captured, so far in the playout.
@@ -1661,6 +1666,30 @@ impl TwoLiberties {
     }
 }
 
+/// How many of a point's four neighbours hold each cell value: the
+/// nibble `4 * x` counts the value `x` (a cell off the padded board
+/// counts as BORDER).
+struct Around;
+
+impl Around {
+    /// The nibble of the value `x`.
+    const fn mask(x: u8) -> u16 {
+        0xf << (4 * x)
+    }
+
+    /// The change a neighbour's count makes when an empty point takes a
+    /// stone of colour `c` (subtracted when the stone goes).
+    const fn filled_by(c: u8) -> u16 {
+        (1 << (4 * c)) - 1
+    }
+
+    /// How many of the neighbours hold `x`.
+    #[inline(always)]
+    fn count(around: u16, x: u8) -> usize {
+        usize::from((around >> (4 * x)) & 0xf)
+    }
+}
+
 impl Clone for Light {
     /// A copy whose list of empty points can take every point back without
     /// growing (captures empty points during a playout).
@@ -1675,6 +1704,7 @@ impl Clone for Light {
             chain: self.chain.clone(),
             empties,
             epos: self.epos.clone(),
+            around: self.around.clone(),
             ko: self.ko,
             captures: self.captures,
             self_atari: self.self_atari,
@@ -1699,6 +1729,7 @@ impl Light {
             chain: vec![ChainStats::default(); n],
             empties: Vec::with_capacity(points.len()),
             epos: vec![0; n],
+            around: vec![0; n],
             ko: 0,
             captures: 0,
             self_atari: 2,
@@ -1713,6 +1744,7 @@ impl Light {
             b.epos[p] = b.empties.len() as u16;
             b.empties.push(p as u16);
         }
+        b.count_around();
         // Place the stones as moves without captures (a chain without
         // liberty, possible only after setup, stays: nothing can reach it).
         for &p in points {
@@ -1724,6 +1756,20 @@ impl Light {
         b
     }
 
+    /// Fills `around` from `cells`.
+    fn count_around(&mut self) {
+        let n = self.cells.len() as isize;
+        let s = self.stride as isize;
+        for (i, a) in self.around.iter_mut().enumerate() {
+            *a = [-s, -1, 1, s]
+                .into_iter()
+                .map(|d| i as isize + d)
+                .map(|q| if (0..n).contains(&q) { self.cells[q as usize] } else { BORDER })
+                .map(|x| 1 << (4 * x))
+                .sum();
+        }
+    }
+
     fn copy_from(&mut self, o: &Light) {
         self.cells.copy_from_slice(&o.cells);
         self.head.copy_from_slice(&o.head);
@@ -1732,6 +1778,7 @@ impl Light {
         self.empties.clear();
         self.empties.extend_from_slice(&o.empties);
         self.epos.copy_from_slice(&o.epos);
+        self.around.copy_from_slice(&o.around);
         self.ko = o.ko;
         self.captures = o.captures;
     }
@@ -1753,6 +1800,12 @@ impl Light {
     #[inline(always)]
     fn cell(&self, p: usize) -> u8 {
         *at(&self.cells, p)
+    }
+
+    /// What the neighbours of `p` hold ([`Around`]).
+    #[inline(always)]
+    fn around(&self, p: usize) -> u16 {
+        *at(&self.around, p)
     }
 
     /// The head of the chain of the stone at `p`.
@@ -1794,6 +1847,17 @@ impl Light {
     fn in_atari(&self, h: usize) -> bool {
         let s = self.stats(h);
         ChainStats::one_liberty(s.nlib as u64, s.lsum as u64, s.lsq)
+    }
+
+    /// Whether the chain with head `h`, beside the empty point `l`, is in
+    /// atari: all its pseudo-liberties are `l` (their mean and mean square
+    /// are `l` and `l * l`). The mean is one product, and most tests fail
+    /// on it.
+    #[inline(always)]
+    fn in_atari_at(&self, h: usize, l: usize) -> bool {
+        let s = self.stats(h);
+        let (nlib, l) = (u64::from(s.nlib), l as u64);
+        u64::from(s.lsum) == nlib * l && s.lsq == nlib * l * l
     }
 
     /// The only liberty of a chain in atari.
@@ -1838,6 +1902,7 @@ impl Light {
         *at_mut(&mut self.next, p) = p as u16;
         let mut own = ChainStats { size: 1, ..ChainStats::default() };
         for n in self.nbrs(p) {
+            *at_mut(&mut self.around, n) += Around::filled_by(c);
             match self.cell(n) {
                 EMPTY => {
                     own.nlib += 1;
@@ -1884,6 +1949,7 @@ impl Light {
 
     /// Removes the chain with head `h`; returns its size.
     fn remove_chain(&mut self, h: usize) -> usize {
+        let emptied = Around::filled_by(self.cell(h));
         let mut q = h;
         loop {
             *at_mut(&mut self.cells, q) = EMPTY;
@@ -1895,6 +1961,7 @@ impl Light {
         }
         loop {
             for n in self.nbrs(q) {
+                *at_mut(&mut self.around, n) -= emptied;
                 let c = self.cell(n);
                 if c == BLACK || c == WHITE {
                     let hn = self.head(n);
@@ -1945,20 +2012,24 @@ impl Light {
     /// Legal for `c` (no suicide, no immediate ko retake).
     fn legal(&self, p: usize, c: u8) -> bool {
         self.check_point(p);
-        if p == self.ko {
-            return false;
-        }
+        p != self.ko && (Around::count(self.around(p), EMPTY) > 0 || self.chains_give_liberty(p, c))
+    }
+
+    /// For a point without an empty neighbour: whether a stone of `c`
+    /// there has a liberty, from an own chain beside it not in atari or an
+    /// enemy one in atari (taken).
+    #[inline(always)]
+    fn chains_give_liberty(&self, p: usize, c: u8) -> bool {
         // The last chain tested (0: none, never a point): a chain beside
         // `p` twice (all round an eye, most often) answers the same.
         let mut tested = 0;
         for n in self.nbrs(p) {
             match self.cell(n) {
-                EMPTY => return true,
-                BORDER => {}
+                EMPTY | BORDER => {}
                 x => {
                     let h = self.head(n);
                     if h != tested {
-                        if (x == c) != self.in_atari(h) {
+                        if (x == c) != self.in_atari_at(h, p) {
                             return true;
                         }
                         tested = h;
@@ -1973,12 +2044,14 @@ impl Light {
     /// it false: `c` never fills it.
     fn is_eye(&self, p: usize, c: u8) -> bool {
         self.check_point(p);
-        for n in self.nbrs(p) {
-            let x = self.cell(n);
-            if x != c && x != BORDER {
-                return false;
-            }
-        }
+        let opp = BLACK + WHITE - c;
+        self.around(p) & (Around::mask(EMPTY) | Around::mask(opp)) == 0 && self.diagonals_keep_eye(p, c)
+    }
+
+    /// For a point whose neighbours are all `c`: whether its diagonals
+    /// make it a true eye.
+    #[inline(always)]
+    fn diagonals_keep_eye(&self, p: usize, c: u8) -> bool {
         let opp = BLACK + WHITE - c;
         let s = self.stride;
         let mut bad = 0;
@@ -2008,7 +2081,7 @@ impl Light {
         for n in self.nbrs(p) {
             match self.cell(n) {
                 EMPTY => libs.add(n),
-                x if x == opp && self.in_atari(self.head(n)) => return (true, 0, 2),
+                x if x == opp && self.in_atari_at(self.head(n), p) => return (true, 0, 2),
                 x if x == c => {
                     let h = self.head(n);
                     match joined[..n_joined].iter_mut().find(|(g, _)| *g == h) {
@@ -2044,12 +2117,25 @@ impl Light {
 
     /// Whether the playout policy plays `c` at the empty point `p`: not
     /// an eye of its own, legal, and capturing, or leaving two liberties,
-    /// or a chain too small to matter. The eye comes first: most points the
-    /// scan passes over late in a playout are eyes, and it needs no atari
-    /// test.
+    /// or a chain too small to matter. [`Light::is_eye`] and
+    /// [`Light::legal`] by the point's empty neighbours: with two, the
+    /// move is no eye and has two liberties; with none (most points the
+    /// scan passes over late in a playout, own eyes and points amid the
+    /// enemy), the eye needs no atari test.
+    #[inline(always)]
     fn acceptable(&self, p: usize, c: u8) -> bool {
-        if self.is_eye(p, c) || !self.legal(p, c) {
-            return false;
+        let around = self.around(p);
+        match Around::count(around, EMPTY) {
+            0 => {
+                let opp = BLACK + WHITE - c;
+                let own_eye = around & Around::mask(opp) == 0 && self.diagonals_keep_eye(p, c);
+                if own_eye || p == self.ko || !self.chains_give_liberty(p, c) {
+                    return false;
+                }
+            }
+            1 if p == self.ko => return false,
+            1 => {}
+            _ => return p != self.ko,
         }
         let (captures, size, libs) = self.after(p, c);
         captures || libs >= 2 || size < self.self_atari
@@ -2090,7 +2176,7 @@ impl Light {
         for (i, n) in self.nbrs(l).into_iter().enumerate() {
             match self.cell(n) {
                 EMPTY => libs.add(n),
-                x if x == opp && self.in_atari(self.head(n)) => {
+                x if x == opp && self.in_atari_at(self.head(n), l) => {
                     taken += self.stats(self.head(n)).size as usize;
                     libs.add(n);
                 }
@@ -2321,7 +2407,10 @@ impl Light {
     fn owner(&self, p: usize) -> u8 {
         self.check_point(p);
         match self.cell(p) {
-            EMPTY => self.nbrs(p).into_iter().map(|n| self.cell(n)).filter(|&x| x == BLACK || x == WHITE).fold(EMPTY, |a, x| a | x),
+            EMPTY => {
+                let around = self.around(p);
+                [BLACK, WHITE].into_iter().filter(|&x| Around::count(around, x) > 0).fold(EMPTY, |a, x| a | x)
+            }
             x => x,
         }
     }
