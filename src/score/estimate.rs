@@ -1600,11 +1600,11 @@ struct Light {
     chain: Vec<ChainStats>,
     empties: Vec<u16>,
     epos: Vec<u16>,
-    /// Per cell, what its four neighbours hold: how many of each cell
-    /// value, a nibble each ([`Around`]), kept by `place` and
-    /// `remove_chain`. The policy's first questions about a point (an
-    /// empty neighbour? only own stones beside it?) are one load.
-    around: Vec<u16>,
+    /// Per cell, what its four neighbours and its four diagonals hold: how
+    /// many of each cell value, a nibble each ([`Around`]), kept by
+    /// `place` and `remove_chain`. The policy's first questions about a
+    /// point (an empty neighbour? an own eye?) are one load.
+    around: Vec<u32>,
     /// The point the player to move may not take (simple ko), or 0.
     ko: usize,
     /// Moves that captured, so far in the playout.
@@ -1666,27 +1666,58 @@ impl TwoLiberties {
     }
 }
 
-/// How many of a point's four neighbours hold each cell value: the
-/// nibble `4 * x` counts the value `x` (a cell off the padded board
+/// How many of a point's four neighbours, and of its four diagonals, hold
+/// each cell value: the nibble `4 * x` counts the neighbours holding `x`,
+/// the nibble `16 + 4 * x` the diagonals (a cell off the padded board
 /// counts as BORDER).
 struct Around;
 
 impl Around {
-    /// The nibble of the value `x`.
-    const fn mask(x: u8) -> u16 {
+    /// The neighbours' nibble of the value `x`.
+    const fn mask(x: u8) -> u32 {
         0xf << (4 * x)
     }
 
     /// The change a neighbour's count makes when an empty point takes a
     /// stone of colour `c` (subtracted when the stone goes).
-    const fn filled_by(c: u8) -> u16 {
+    const fn filled_by(c: u8) -> u32 {
         (1 << (4 * c)) - 1
+    }
+
+    /// The same for a diagonal's count.
+    const fn diagonal_filled_by(c: u8) -> u32 {
+        Around::filled_by(c) << 16
+    }
+
+    /// The contribution of a neighbour (`shift` 0) or a diagonal (16)
+    /// holding `x`.
+    const fn one(x: u8, shift: u32) -> u32 {
+        1 << (4 * x as u32 + shift)
     }
 
     /// How many of the neighbours hold `x`.
     #[inline(always)]
-    fn count(around: u16, x: u8) -> usize {
-        usize::from((around >> (4 * x)) & 0xf)
+    fn count(around: u32, x: u8) -> usize {
+        ((around >> (4 * x)) & 0xf) as usize
+    }
+
+    /// How many of the diagonals hold `x`.
+    #[inline(always)]
+    fn diagonal_count(around: u32, x: u8) -> usize {
+        Around::count(around >> 16, x)
+    }
+
+    /// Whether a point is an eye of `c`: its neighbours all `c` (or off
+    /// the board), and its diagonals not making it false (no enemy stone
+    /// on the edge, at most one in the middle of the board).
+    #[inline(always)]
+    fn is_eye(around: u32, c: u8) -> bool {
+        let opp = BLACK + WHITE - c;
+        if around & (Around::mask(EMPTY) | Around::mask(opp)) != 0 {
+            return false;
+        }
+        let bad = Around::diagonal_count(around, opp);
+        if Around::diagonal_count(around, BORDER) > 0 { bad == 0 } else { bad < 2 }
     }
 }
 
@@ -1760,13 +1791,12 @@ impl Light {
     fn count_around(&mut self) {
         let n = self.cells.len() as isize;
         let s = self.stride as isize;
+        let cell = |q: isize| if (0..n).contains(&q) { self.cells[q as usize] } else { BORDER };
         for (i, a) in self.around.iter_mut().enumerate() {
-            *a = [-s, -1, 1, s]
-                .into_iter()
-                .map(|d| i as isize + d)
-                .map(|q| if (0..n).contains(&q) { self.cells[q as usize] } else { BORDER })
-                .map(|x| 1 << (4 * x))
-                .sum();
+            let i = i as isize;
+            let beside: u32 = [-s, -1, 1, s].into_iter().map(|d| Around::one(cell(i + d), 0)).sum();
+            let diagonal: u32 = [-s - 1, -s + 1, s - 1, s + 1].into_iter().map(|d| Around::one(cell(i + d), 16)).sum();
+            *a = beside + diagonal;
         }
     }
 
@@ -1788,6 +1818,36 @@ impl Light {
         [p - self.stride, p - 1, p + 1, p + self.stride]
     }
 
+    #[inline(always)]
+    fn diagonals(&self, p: usize) -> [usize; 4] {
+        let s = self.stride;
+        [p - s - 1, p - s + 1, p + s - 1, p + s + 1]
+    }
+
+    /// Counts the stone of colour `c` set down at `p` in its neighbours'
+    /// and diagonals' `around`.
+    #[inline(always)]
+    fn count_stone(&mut self, p: usize, c: u8) {
+        for n in self.nbrs(p) {
+            *at_mut(&mut self.around, n) += Around::filled_by(c);
+        }
+        for d in self.diagonals(p) {
+            *at_mut(&mut self.around, d) += Around::diagonal_filled_by(c);
+        }
+    }
+
+    /// Takes the stone of colour `c` lifted from `p` out of its
+    /// neighbours' and diagonals' `around`.
+    #[inline(always)]
+    fn uncount_stone(&mut self, p: usize, c: u8) {
+        for n in self.nbrs(p) {
+            *at_mut(&mut self.around, n) -= Around::filled_by(c);
+        }
+        for d in self.diagonals(p) {
+            *at_mut(&mut self.around, d) -= Around::diagonal_filled_by(c);
+        }
+    }
+
     /// Panics unless `p` is a point of the board (not the border): every
     /// point that comes from outside the playouts goes through here first.
     #[inline(always)]
@@ -1804,7 +1864,7 @@ impl Light {
 
     /// What the neighbours of `p` hold ([`Around`]).
     #[inline(always)]
-    fn around(&self, p: usize) -> u16 {
+    fn around(&self, p: usize) -> u32 {
         *at(&self.around, p)
     }
 
@@ -1900,9 +1960,9 @@ impl Light {
         *at_mut(&mut self.cells, p) = c;
         *at_mut(&mut self.head, p) = p as u16;
         *at_mut(&mut self.next, p) = p as u16;
+        self.count_stone(p, c);
         let mut own = ChainStats { size: 1, ..ChainStats::default() };
         for n in self.nbrs(p) {
-            *at_mut(&mut self.around, n) += Around::filled_by(c);
             match self.cell(n) {
                 EMPTY => {
                     own.nlib += 1;
@@ -1949,7 +2009,7 @@ impl Light {
 
     /// Removes the chain with head `h`; returns its size.
     fn remove_chain(&mut self, h: usize) -> usize {
-        let emptied = Around::filled_by(self.cell(h));
+        let color = self.cell(h);
         let mut q = h;
         loop {
             *at_mut(&mut self.cells, q) = EMPTY;
@@ -1960,8 +2020,8 @@ impl Light {
             }
         }
         loop {
+            self.uncount_stone(q, color);
             for n in self.nbrs(q) {
-                *at_mut(&mut self.around, n) -= emptied;
                 let c = self.cell(n);
                 if c == BLACK || c == WHITE {
                     let hn = self.head(n);
@@ -2044,26 +2104,7 @@ impl Light {
     /// it false: `c` never fills it.
     fn is_eye(&self, p: usize, c: u8) -> bool {
         self.check_point(p);
-        let opp = BLACK + WHITE - c;
-        self.around(p) & (Around::mask(EMPTY) | Around::mask(opp)) == 0 && self.diagonals_keep_eye(p, c)
-    }
-
-    /// For a point whose neighbours are all `c`: whether its diagonals
-    /// make it a true eye.
-    #[inline(always)]
-    fn diagonals_keep_eye(&self, p: usize, c: u8) -> bool {
-        let opp = BLACK + WHITE - c;
-        let s = self.stride;
-        let mut bad = 0;
-        let mut edge = false;
-        for d in [p - s - 1, p - s + 1, p + s - 1, p + s + 1] {
-            match self.cell(d) {
-                BORDER => edge = true,
-                x if x == opp => bad += 1,
-                _ => {}
-            }
-        }
-        if edge { bad == 0 } else { bad < 2 }
+        Around::is_eye(self.around(p), c)
     }
 
     /// For a legal move: whether it captures, and the size of its chain
@@ -2127,9 +2168,7 @@ impl Light {
         let around = self.around(p);
         match Around::count(around, EMPTY) {
             0 => {
-                let opp = BLACK + WHITE - c;
-                let own_eye = around & Around::mask(opp) == 0 && self.diagonals_keep_eye(p, c);
-                if own_eye || p == self.ko || !self.chains_give_liberty(p, c) {
+                if Around::is_eye(around, c) || p == self.ko || !self.chains_give_liberty(p, c) {
                     return false;
                 }
             }
