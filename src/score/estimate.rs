@@ -2039,6 +2039,12 @@ impl Light {
     /// Plays a legal move: captures, and sets the ko point.
     fn play(&mut self, p: usize, c: u8) {
         self.check_point(p);
+        self.play_chosen(p, c);
+    }
+
+    /// [`Light::play`] for a move the policy chose, a point of the board
+    /// (an empty point, or the liberty of a chain): no check.
+    fn play_chosen(&mut self, p: usize, c: u8) {
         let opp = BLACK + WHITE - c;
         self.ko = 0;
         self.place(p, c);
@@ -2416,7 +2422,7 @@ impl Light {
             let hot = if moves < 2 { hot } else { &[] };
             match self.choose(rng, c, last[1 - ci], last[ci], hot, scan) {
                 Some(p) => {
-                    self.play(p, c);
+                    self.play_chosen(p, c);
                     passes = 0;
                     last[ci] = p;
                 }
