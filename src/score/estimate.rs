@@ -2091,7 +2091,7 @@ impl Light {
         let mut tested = 0;
         for n in self.nbrs(p) {
             match self.cell(n) {
-                EMPTY | BORDER => {}
+                BORDER => {}
                 x => {
                     let h = self.head(n);
                     if h != tested {
@@ -2214,6 +2214,9 @@ impl Light {
     /// Whether capturing at `l` leaves the capturing chain with two
     /// liberties or more, or takes two stones or more (not a snapback).
     fn capture_keeps_liberties(&self, l: usize, c: u8) -> bool {
+        if Around::count(self.around(l), EMPTY) >= 2 {
+            return true;
+        }
         let opp = BLACK + WHITE - c;
         let mut libs = TwoLiberties::of_move_at(l);
         let mut taken = 0usize;
