@@ -2182,6 +2182,10 @@ impl Light {
             1 => {}
             _ => return p != self.ko,
         }
+        // With no own stone beside it, the move's chain is the stone alone.
+        if Around::count(around, c) == 0 && self.self_atari > 1 {
+            return true;
+        }
         let (captures, size, libs) = self.after(p, c);
         captures || libs >= 2 || size < self.self_atari
     }
