@@ -1521,10 +1521,10 @@ fn not_a_point(p: usize) -> ! {
 }
 
 /// `v[i]` without a bounds check, for the playout board's per-point lists
-/// (`cells`, `head`, `next`, `chain`, `epos`, all as long as the padded
-/// board, and `empties`). Every index [`Light`] uses is one of them: a
-/// point of the board, a neighbour or diagonal of one (the border row
-/// around the board keeps those inside the lists), a chain link (`head`,
+/// (`cells`, `head`, `next`, `chain`, `epos`, `around`, all as long as
+/// the padded board, and `empties`). Every index [`Light`] uses is one of
+/// them: a point of the board, a neighbour or diagonal of one (the border
+/// row around the board keeps those inside the lists), a chain link (`head`,
 /// `next` only ever hold points of stones), or a place in `empties` that
 /// `epos` keeps for an empty point. The points that come from outside
 /// are checked where they come in ([`Light::check_point`]). The bounds
@@ -2182,7 +2182,7 @@ impl Light {
             1 => {}
             _ => return p != self.ko,
         }
-        // With no own stone beside it, the move's chain is the stone alone.
+        // No own stone beside it: its chain is the stone alone, under the limit.
         if Around::count(around, c) == 0 && self.self_atari > 1 {
             return true;
         }
@@ -2218,6 +2218,7 @@ impl Light {
     /// Whether capturing at `l` leaves the capturing chain with two
     /// liberties or more, or takes two stones or more (not a snapback).
     fn capture_keeps_liberties(&self, l: usize, c: u8) -> bool {
+        // Two empty neighbours are two liberties.
         if Around::count(self.around(l), EMPTY) >= 2 {
             return true;
         }
