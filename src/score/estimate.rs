@@ -1521,10 +1521,10 @@ fn not_a_point(p: usize) -> ! {
 }
 
 /// `v[i]` without a bounds check, for the playout board's per-point lists
-/// (`cells`, `head`, `next`, `chain`, `epos`, all as long as the padded
-/// board, and `empties`). Every index [`Light`] uses is one of them: a
-/// point of the board, a neighbour or diagonal of one (the border row
-/// around the board keeps those inside the lists), a chain link (`head`,
+/// (`cells`, `head`, `next`, `chain`, `epos`, `around`, all as long as
+/// the padded board, and `empties`). Every index [`Light`] uses is one of
+/// them: a point of the board, a neighbour or diagonal of one (the border
+/// row around the board keeps those inside the lists), a chain link (`head`,
 /// `next` only ever hold points of stones), or a place in `empties` that
 /// `epos` keeps for an empty point. The points that come from outside
 /// are checked where they come in ([`Light::check_point`]). The bounds
@@ -1600,6 +1600,11 @@ struct Light {
     chain: Vec<ChainStats>,
     empties: Vec<u16>,
     epos: Vec<u16>,
+    /// Per cell, what its four neighbours and its four diagonals hold: how
+    /// many of each cell value, a nibble each ([`Around`]), kept by
+    /// `place` and `remove_chain`. The policy's first questions about a
+    /// point (an empty neighbour? an own eye?) are one load.
+    around: Vec<u32>,
     /// The point the player to move may not take (simple ko), or 0.
     ko: usize,
     /// Moves that captured, so far in the playout.
@@ -1661,6 +1666,61 @@ impl TwoLiberties {
     }
 }
 
+/// How many of a point's four neighbours, and of its four diagonals, hold
+/// each cell value: the nibble `4 * x` counts the neighbours holding `x`,
+/// the nibble `16 + 4 * x` the diagonals (a cell off the padded board
+/// counts as BORDER).
+struct Around;
+
+impl Around {
+    /// The neighbours' nibble of the value `x`.
+    const fn mask(x: u8) -> u32 {
+        0xf << (4 * x)
+    }
+
+    /// The change a neighbour's count makes when an empty point takes a
+    /// stone of colour `c` (subtracted when the stone goes).
+    const fn filled_by(c: u8) -> u32 {
+        (1 << (4 * c)) - 1
+    }
+
+    /// The same for a diagonal's count.
+    const fn diagonal_filled_by(c: u8) -> u32 {
+        Around::filled_by(c) << 16
+    }
+
+    /// The contribution of a neighbour (`shift` 0) or a diagonal (16)
+    /// holding `x`.
+    const fn one(x: u8, shift: u32) -> u32 {
+        1 << (4 * x as u32 + shift)
+    }
+
+    /// How many of the neighbours hold `x`.
+    #[inline(always)]
+    fn count(around: u32, x: u8) -> usize {
+        ((around >> (4 * x)) & 0xf) as usize
+    }
+
+    /// How many of the diagonals hold `x`.
+    #[inline(always)]
+    fn diagonal_count(around: u32, x: u8) -> usize {
+        Around::count(around >> 16, x)
+    }
+
+    /// Whether a point is an eye of `c`: its neighbours all `c` (or off
+    /// the board), and its diagonals not making it false (no enemy stone
+    /// on the edge, at most one in the middle of the board).
+    #[inline(always)]
+    fn is_eye(around: u32, c: u8) -> bool {
+        let opp = BLACK + WHITE - c;
+        if around & (Around::mask(EMPTY) | Around::mask(opp)) != 0 {
+            return false;
+        }
+        let bad = Around::diagonal_count(around, opp);
+        if Around::diagonal_count(around, BORDER) > 0 { bad == 0 } else { bad < 2 }
+    }
+}
+
 impl Clone for Light {
     /// A copy whose list of empty points can take every point back without
     /// growing (captures empty points during a playout).
@@ -1675,6 +1735,7 @@ impl Clone for Light {
             chain: self.chain.clone(),
             empties,
             epos: self.epos.clone(),
+            around: self.around.clone(),
             ko: self.ko,
             captures: self.captures,
             self_atari: self.self_atari,
@@ -1699,6 +1760,7 @@ impl Light {
             chain: vec![ChainStats::default(); n],
             empties: Vec::with_capacity(points.len()),
             epos: vec![0; n],
+            around: vec![0; n],
             ko: 0,
             captures: 0,
             self_atari: 2,
@@ -1713,6 +1775,7 @@ impl Light {
             b.epos[p] = b.empties.len() as u16;
             b.empties.push(p as u16);
         }
+        b.count_around();
         // Place the stones as moves without captures (a chain without
         // liberty, possible only after setup, stays: nothing can reach it).
         for &p in points {
@@ -1724,6 +1787,19 @@ impl Light {
         b
     }
 
+    /// Fills `around` from `cells`.
+    fn count_around(&mut self) {
+        let n = self.cells.len() as isize;
+        let s = self.stride as isize;
+        let cell = |q: isize| if (0..n).contains(&q) { self.cells[q as usize] } else { BORDER };
+        for (i, a) in self.around.iter_mut().enumerate() {
+            let i = i as isize;
+            let beside: u32 = [-s, -1, 1, s].into_iter().map(|d| Around::one(cell(i + d), 0)).sum();
+            let diagonal: u32 = [-s - 1, -s + 1, s - 1, s + 1].into_iter().map(|d| Around::one(cell(i + d), 16)).sum();
+            *a = beside + diagonal;
+        }
+    }
+
     fn copy_from(&mut self, o: &Light) {
         self.cells.copy_from_slice(&o.cells);
         self.head.copy_from_slice(&o.head);
@@ -1732,6 +1808,7 @@ impl Light {
         self.empties.clear();
         self.empties.extend_from_slice(&o.empties);
         self.epos.copy_from_slice(&o.epos);
+        self.around.copy_from_slice(&o.around);
         self.ko = o.ko;
         self.captures = o.captures;
     }
@@ -1739,6 +1816,36 @@ impl Light {
     #[inline]
     fn nbrs(&self, p: usize) -> [usize; 4] {
         [p - self.stride, p - 1, p + 1, p + self.stride]
+    }
+
+    #[inline(always)]
+    fn diagonals(&self, p: usize) -> [usize; 4] {
+        let s = self.stride;
+        [p - s - 1, p - s + 1, p + s - 1, p + s + 1]
+    }
+
+    /// Counts the stone of colour `c` set down at `p` in its neighbours'
+    /// and diagonals' `around`.
+    #[inline(always)]
+    fn count_stone(&mut self, p: usize, c: u8) {
+        for n in self.nbrs(p) {
+            *at_mut(&mut self.around, n) += Around::filled_by(c);
+        }
+        for d in self.diagonals(p) {
+            *at_mut(&mut self.around, d) += Around::diagonal_filled_by(c);
+        }
+    }
+
+    /// Takes the stone of colour `c` lifted from `p` out of its
+    /// neighbours' and diagonals' `around`.
+    #[inline(always)]
+    fn uncount_stone(&mut self, p: usize, c: u8) {
+        for n in self.nbrs(p) {
+            *at_mut(&mut self.around, n) -= Around::filled_by(c);
+        }
+        for d in self.diagonals(p) {
+            *at_mut(&mut self.around, d) -= Around::diagonal_filled_by(c);
+        }
     }
 
     /// Panics unless `p` is a point of the board (not the border): every
@@ -1753,6 +1860,12 @@ impl Light {
     #[inline(always)]
     fn cell(&self, p: usize) -> u8 {
         *at(&self.cells, p)
+    }
+
+    /// What the neighbours of `p` hold ([`Around`]).
+    #[inline(always)]
+    fn around(&self, p: usize) -> u32 {
+        *at(&self.around, p)
     }
 
     /// The head of the chain of the stone at `p`.
@@ -1796,6 +1909,17 @@ impl Light {
         ChainStats::one_liberty(s.nlib as u64, s.lsum as u64, s.lsq)
     }
 
+    /// Whether the chain with head `h`, beside the empty point `l`, is in
+    /// atari: all its pseudo-liberties are `l` (their mean and mean square
+    /// are `l` and `l * l`). The mean is one product, and most tests fail
+    /// on it.
+    #[inline(always)]
+    fn in_atari_at(&self, h: usize, l: usize) -> bool {
+        let s = self.stats(h);
+        let (nlib, l) = (u64::from(s.nlib), l as u64);
+        u64::from(s.lsum) == nlib * l && s.lsq == nlib * l * l
+    }
+
     /// The only liberty of a chain in atari.
     #[inline]
     fn atari_lib(&self, h: usize) -> usize {
@@ -1836,6 +1960,7 @@ impl Light {
         *at_mut(&mut self.cells, p) = c;
         *at_mut(&mut self.head, p) = p as u16;
         *at_mut(&mut self.next, p) = p as u16;
+        self.count_stone(p, c);
         let mut own = ChainStats { size: 1, ..ChainStats::default() };
         for n in self.nbrs(p) {
             match self.cell(n) {
@@ -1884,6 +2009,7 @@ impl Light {
 
     /// Removes the chain with head `h`; returns its size.
     fn remove_chain(&mut self, h: usize) -> usize {
+        let color = self.cell(h);
         let mut q = h;
         loop {
             *at_mut(&mut self.cells, q) = EMPTY;
@@ -1894,6 +2020,7 @@ impl Light {
             }
         }
         loop {
+            self.uncount_stone(q, color);
             for n in self.nbrs(q) {
                 let c = self.cell(n);
                 if c == BLACK || c == WHITE {
@@ -1912,6 +2039,12 @@ impl Light {
     /// Plays a legal move: captures, and sets the ko point.
     fn play(&mut self, p: usize, c: u8) {
         self.check_point(p);
+        self.play_chosen(p, c);
+    }
+
+    /// [`Light::play`] for a move the policy chose, a point of the board
+    /// (an empty point, or the liberty of a chain): no check.
+    fn play_chosen(&mut self, p: usize, c: u8) {
         let opp = BLACK + WHITE - c;
         self.ko = 0;
         self.place(p, c);
@@ -1945,20 +2078,24 @@ impl Light {
     /// Legal for `c` (no suicide, no immediate ko retake).
     fn legal(&self, p: usize, c: u8) -> bool {
         self.check_point(p);
-        if p == self.ko {
-            return false;
-        }
+        p != self.ko && (Around::count(self.around(p), EMPTY) > 0 || self.chains_give_liberty(p, c))
+    }
+
+    /// For a point without an empty neighbour: whether a stone of `c`
+    /// there has a liberty, from an own chain beside it not in atari or an
+    /// enemy one in atari (taken).
+    #[inline(always)]
+    fn chains_give_liberty(&self, p: usize, c: u8) -> bool {
         // The last chain tested (0: none, never a point): a chain beside
         // `p` twice (all round an eye, most often) answers the same.
         let mut tested = 0;
         for n in self.nbrs(p) {
             match self.cell(n) {
-                EMPTY => return true,
                 BORDER => {}
                 x => {
                     let h = self.head(n);
                     if h != tested {
-                        if (x == c) != self.in_atari(h) {
+                        if (x == c) != self.in_atari_at(h, p) {
                             return true;
                         }
                         tested = h;
@@ -1973,24 +2110,7 @@ impl Light {
     /// it false: `c` never fills it.
     fn is_eye(&self, p: usize, c: u8) -> bool {
         self.check_point(p);
-        for n in self.nbrs(p) {
-            let x = self.cell(n);
-            if x != c && x != BORDER {
-                return false;
-            }
-        }
-        let opp = BLACK + WHITE - c;
-        let s = self.stride;
-        let mut bad = 0;
-        let mut edge = false;
-        for d in [p - s - 1, p - s + 1, p + s - 1, p + s + 1] {
-            match self.cell(d) {
-                BORDER => edge = true,
-                x if x == opp => bad += 1,
-                _ => {}
-            }
-        }
-        if edge { bad == 0 } else { bad < 2 }
+        Around::is_eye(self.around(p), c)
     }
 
     /// For a legal move: whether it captures, and the size of its chain
@@ -2008,7 +2128,7 @@ impl Light {
         for n in self.nbrs(p) {
             match self.cell(n) {
                 EMPTY => libs.add(n),
-                x if x == opp && self.in_atari(self.head(n)) => return (true, 0, 2),
+                x if x == opp && self.in_atari_at(self.head(n), p) => return (true, 0, 2),
                 x if x == c => {
                     let h = self.head(n);
                     match joined[..n_joined].iter_mut().find(|(g, _)| *g == h) {
@@ -2044,12 +2164,27 @@ impl Light {
 
     /// Whether the playout policy plays `c` at the empty point `p`: not
     /// an eye of its own, legal, and capturing, or leaving two liberties,
-    /// or a chain too small to matter. The eye comes first: most points the
-    /// scan passes over late in a playout are eyes, and it needs no atari
-    /// test.
+    /// or a chain too small to matter. [`Light::is_eye`] and
+    /// [`Light::legal`] by the point's empty neighbours: with two, the
+    /// move is no eye and has two liberties; with none (most points the
+    /// scan passes over late in a playout, own eyes and points amid the
+    /// enemy), the eye needs no atari test.
+    #[inline(always)]
     fn acceptable(&self, p: usize, c: u8) -> bool {
-        if self.is_eye(p, c) || !self.legal(p, c) {
-            return false;
+        let around = self.around(p);
+        match Around::count(around, EMPTY) {
+            0 => {
+                if Around::is_eye(around, c) || p == self.ko || !self.chains_give_liberty(p, c) {
+                    return false;
+                }
+            }
+            1 if p == self.ko => return false,
+            1 => {}
+            _ => return p != self.ko,
+        }
+        // No own stone beside it: its chain is the stone alone, under the limit.
+        if Around::count(around, c) == 0 && self.self_atari > 1 {
+            return true;
         }
         let (captures, size, libs) = self.after(p, c);
         captures || libs >= 2 || size < self.self_atari
@@ -2083,6 +2218,10 @@ impl Light {
     /// Whether capturing at `l` leaves the capturing chain with two
     /// liberties or more, or takes two stones or more (not a snapback).
     fn capture_keeps_liberties(&self, l: usize, c: u8) -> bool {
+        // Two empty neighbours are two liberties.
+        if Around::count(self.around(l), EMPTY) >= 2 {
+            return true;
+        }
         let opp = BLACK + WHITE - c;
         let mut libs = TwoLiberties::of_move_at(l);
         let mut taken = 0usize;
@@ -2090,7 +2229,7 @@ impl Light {
         for (i, n) in self.nbrs(l).into_iter().enumerate() {
             match self.cell(n) {
                 EMPTY => libs.add(n),
-                x if x == opp && self.in_atari(self.head(n)) => {
+                x if x == opp && self.in_atari_at(self.head(n), l) => {
                     taken += self.stats(self.head(n)).size as usize;
                     libs.add(n);
                 }
@@ -2291,7 +2430,7 @@ impl Light {
             let hot = if moves < 2 { hot } else { &[] };
             match self.choose(rng, c, last[1 - ci], last[ci], hot, scan) {
                 Some(p) => {
-                    self.play(p, c);
+                    self.play_chosen(p, c);
                     passes = 0;
                     last[ci] = p;
                 }
@@ -2321,7 +2460,10 @@ impl Light {
     fn owner(&self, p: usize) -> u8 {
         self.check_point(p);
         match self.cell(p) {
-            EMPTY => self.nbrs(p).into_iter().map(|n| self.cell(n)).filter(|&x| x == BLACK || x == WHITE).fold(EMPTY, |a, x| a | x),
+            EMPTY => {
+                let around = self.around(p);
+                [BLACK, WHITE].into_iter().filter(|&x| Around::count(around, x) > 0).fold(EMPTY, |a, x| a | x)
+            }
             x => x,
         }
     }
