@@ -358,9 +358,25 @@ impl Analysis {
             points.push(start as Pt);
             let mut inner = 0;
             let mut first_empty = true;
+            // An area with two points away from the stones and no chain
+            // beside all its empty points is neither vital to a chain nor
+            // territory, whatever else it holds: its other points need only
+            // be found (the open ground of a game in play, most often).
+            let mut hopeless = false;
             let mut i = first_point;
             while i < points.len() {
                 let p = points[i];
+                i += 1;
+                if hopeless {
+                    for q in self.neighbors(p) {
+                        let cell = self.cells[q as usize];
+                        if cell != own && cell != Cell::Border && area_at[q as usize] == NONE {
+                            area_at[q as usize] = id;
+                            points.push(q);
+                        }
+                    }
+                    continue;
+                }
                 let mut beside: [ChainId; 4] = [NONE; 4];
                 for (k, q) in self.neighbors(p).into_iter().enumerate() {
                     let cell = self.cells[q as usize];
@@ -400,7 +416,7 @@ impl Analysis {
                         vital.truncate(kept);
                     }
                 }
-                i += 1;
+                hopeless = !first_empty && vital.len() == first_vital && inner >= 2;
             }
             areas.push(Area { points: first_point..points.len(), vital_for: first_vital..vital.len(), borders: first_border..borders.len(), inner });
         }
