@@ -1668,8 +1668,8 @@ impl TwoLiberties {
 
 /// How many of a point's four neighbours, and of its four diagonals, hold
 /// each cell value: the nibble `4 * x` counts the neighbours holding `x`,
-/// the nibble `16 + 4 * x` the diagonals (a cell off the padded board
-/// counts as BORDER).
+/// the nibble `16 + 4 * x` the diagonals (kept for the board's points: a
+/// border cell's count is never read).
 struct Around;
 
 impl Around {
@@ -1775,7 +1775,7 @@ impl Light {
             b.epos[p] = b.empties.len() as u16;
             b.empties.push(p as u16);
         }
-        b.count_around();
+        b.count_around(points);
         // Place the stones as moves without captures (a chain without
         // liberty, possible only after setup, stays: nothing can reach it).
         for &p in points {
@@ -1787,16 +1787,14 @@ impl Light {
         b
     }
 
-    /// Fills `around` from `cells`.
-    fn count_around(&mut self) {
-        let n = self.cells.len() as isize;
-        let s = self.stride as isize;
-        let cell = |q: isize| if (0..n).contains(&q) { self.cells[q as usize] } else { BORDER };
-        for (i, a) in self.around.iter_mut().enumerate() {
-            let i = i as isize;
-            let beside: u32 = [-s, -1, 1, s].into_iter().map(|d| Around::one(cell(i + d), 0)).sum();
-            let diagonal: u32 = [-s - 1, -s + 1, s - 1, s + 1].into_iter().map(|d| Around::one(cell(i + d), 16)).sum();
-            *a = beside + diagonal;
+    /// Fills `around` for the board's points from `cells` (the border's
+    /// entries are never read: every question is about a point).
+    fn count_around(&mut self, points: &[usize]) {
+        let s = self.stride;
+        for &p in points {
+            let beside: u32 = [p - s, p - 1, p + 1, p + s].into_iter().map(|q| Around::one(self.cells[q], 0)).sum();
+            let diagonal: u32 = [p - s - 1, p - s + 1, p + s - 1, p + s + 1].into_iter().map(|q| Around::one(self.cells[q], 16)).sum();
+            self.around[p] = beside + diagonal;
         }
     }
 
