@@ -17,6 +17,7 @@
 use crate::analysis::{Analysis, ChainId};
 use crate::board::{Cell, Color, Pt};
 use crate::rules::{Connections, Rules, Scoring, SekiEyeRule, Tax};
+use crate::score::bits;
 
 /// What a point of the final position counts as.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -668,16 +669,7 @@ fn count_up_to(set: &[u64], most: usize) -> usize {
 
 /// The points of `set`, in order.
 fn members(set: &[u64]) -> impl Iterator<Item = Pt> + '_ {
-    set.iter().enumerate().flat_map(|(w, &word)| {
-        let mut bits = word;
-        std::iter::from_fn(move || {
-            (bits != 0).then(|| {
-                let p = (w * 64) as Pt + bits.trailing_zeros() as Pt;
-                bits &= bits - 1;
-                p
-            })
-        })
-    })
+    bits::members(set).map(|p| p as Pt)
 }
 
 fn insert(set: &mut [u64], p: Pt) {

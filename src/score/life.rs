@@ -45,6 +45,7 @@ use std::collections::HashMap;
 use std::hash::{BuildHasherDefault, Hasher};
 
 use crate::board::{MAX_SIZE, Pt};
+use crate::score::bits::ones;
 use crate::score::reader::Position;
 
 const EMPTY: u8 = 0;
@@ -847,7 +848,7 @@ impl Units {
         let (mut set, mut beside, mut grown) = (seed, 0, seed);
         while grown != 0 {
             let mut next = 0;
-            for i in bits(grown) {
+            for i in ones(grown) {
                 next |= self.beside[i];
             }
             beside |= next;
@@ -856,15 +857,6 @@ impl Units {
         }
         (set, beside)
     }
-}
-
-/// The places of the bits set in `word`, lowest first.
-fn bits(mut word: u64) -> impl Iterator<Item = usize> {
-    std::iter::from_fn(move || {
-        let i = word.trailing_zeros() as usize;
-        word &= word.wrapping_sub(1);
-        (i < 64).then_some(i)
-    })
 }
 
 /// Per stone of the group on `cells`, the number of its chain; the chains'

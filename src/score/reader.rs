@@ -753,7 +753,9 @@ impl Seen {
         self.0[p / 64] & (1u64 << (p % 64)) != 0
     }
 
-    /// Pushes the points of the set below `len` onto `out`, in order.
+    /// Pushes the points of the set below `len` onto `out`, in order. A
+    /// loop of its own, not [`super::bits::members`]: on the races' walks
+    /// the iterator cost 0.3% of the finished games' instructions.
     fn extend_sorted(&self, len: usize, out: &mut Vec<usize>) {
         for (i, &word) in self.0[..len.div_ceil(64)].iter().enumerate() {
             let mut bits = word;
