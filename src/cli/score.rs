@@ -14,8 +14,8 @@ use crate::batch::{self, Item};
 use crate::diag::Code;
 use crate::report;
 use crate::score::{self as scoring, GameScore, ScoreError};
-use crate::sgf::GameTree;
 use crate::sgf::props::{self, Move};
+use crate::sgf::{GameTree, PropId};
 
 /// Everything `score` needs, resolved from the flags.
 pub(super) struct ScoreRun {
@@ -255,15 +255,17 @@ fn ends_with_two_passes(game: &GameTree, variation: &[u32]) -> bool {
     let mut node = game.root();
     let Ok(size) = props::board_size(node) else { return false };
     let mut choices = variation.iter();
-    let mut passes = 0;
+    // The values of the line's last two moves, the later one last: only
+    // those are parsed (a node's B before its W, as the replay plays them).
+    let mut last_two: [Option<&str>; 2] = [None, None];
     loop {
-        for id in ["B", "W"] {
-            if let Some(value) = node.get_value(id) {
-                passes = if matches!(props::parse_move(value, size), Ok(Move::Pass)) { passes + 1 } else { 0 };
+        for code in [PropId::B, PropId::W] {
+            if let Some(value) = node.get_code(code).and_then(|p| p.first()) {
+                last_two = [last_two[1], Some(value)];
             }
         }
         let index = match node.child_count() {
-            0 => return passes >= 2,
+            0 => return last_two.iter().all(|v| v.is_some_and(|v| matches!(props::parse_move(v, size), Ok(Move::Pass)))),
             1 => 0,
             _ => choices.next().copied().unwrap_or(0),
         };
