@@ -10,7 +10,7 @@
 
 use std::collections::HashSet;
 
-use super::props::{self, BoardSize, Move, Point, PointSet, PropInfo, PropKind, ValueType, property_info_by_code};
+use super::props::{self, BoardSize, Move, PROPERTIES, Point, PointSet, PropInfo, PropKind, ValueType, property_info_by_code};
 use super::tree::{GameTree, Node, PropId, Property};
 use crate::diag::{Code, Diagnostic, Severity};
 
@@ -104,6 +104,40 @@ impl Repeats {
     }
 }
 
+/// In [`QUIET`]: the identifier's one value needs no look in the root,
+/// or outside it.
+const QUIET_IN_ROOT: u8 = 1;
+const QUIET_ELSEWHERE: u8 = 2;
+
+/// By identifier (see [`PropId::index`]): where a property of one value
+/// has nothing for [`Checker::property`] to look at, when it is text
+/// (any text is well formed), in no point group, not a move annotation,
+/// and of `FF[4]`; a root property only in the root. The node's loop
+/// skips such a property after its look for repeats, where it went
+/// through every test of the catalogue's entry (a KGS root has ten).
+static QUIET: [u8; PropId::NUMBERED] = {
+    let mut table = [0; PropId::NUMBERED];
+    let mut i = 0;
+    while i < PROPERTIES.len() {
+        let info = &PROPERTIES[i];
+        let text = matches!(info.value, ValueType::SimpleText | ValueType::Text);
+        if text && !info.old && !matches!(info.kind, PropKind::MoveAnnotation) {
+            let Some(slot) = PropId::new(info.id).index() else { panic!("catalogued identifiers are numbered") };
+            table[slot] = if matches!(info.kind, PropKind::Root) { QUIET_IN_ROOT } else { QUIET_IN_ROOT | QUIET_ELSEWHERE };
+        }
+        i += 1;
+    }
+    table
+};
+
+/// Whether a property of identifier `code` and one value, in the root
+/// or not, is one of [`QUIET`]'s.
+#[inline]
+fn is_quiet(code: PropId, is_root: bool) -> bool {
+    let place = if is_root { QUIET_IN_ROOT } else { QUIET_ELSEWHERE };
+    code.index().is_some_and(|i| QUIET[i] & place != 0)
+}
+
 /// Properties whose points must be distinct within a node (`FF[4]`).
 fn point_group(id: PropId) -> Option<(usize, &'static str)> {
     match id {
@@ -145,6 +179,12 @@ impl Checker {
             {
                 self.repeated(prop);
             }
+            let count = prop.value_count();
+            // Most of a root: names, ranks, date, place, result, one value
+            // each, with nothing else to look at.
+            if count == 1 && is_quiet(code, is_root) {
+                continue;
+            }
             match code {
                 PropId::B | PropId::W => {
                     if let Some(m) = first_move.filter(|m| m.code() != code && !two_moves_reported) {
@@ -173,7 +213,7 @@ impl Checker {
                     self.sets[g].clear();
                 }
             }
-            annotated |= self.property(prop, code, is_root);
+            annotated |= self.property(prop, code, count, is_root);
         }
         if first_move.is_none() && annotated {
             self.annotations_without_move(node);
@@ -218,9 +258,10 @@ impl Checker {
     /// Checks one property; returns whether it is a move annotation (`TE`,
     /// `BM`, `DO`, `IT`), which a node without a move should not hold: the
     /// node's look for those, a second pass over its properties, is only
-    /// made when there is one. `code` is the property's, read once by the
-    /// node's loop: each of the property's views reads its record again.
-    fn property(&mut self, prop: Property<'_>, code: PropId, is_root: bool) -> bool {
+    /// made when there is one. `code` and `count` (its number of values)
+    /// are the property's, read once by the node's loop: each of the
+    /// property's views reads its record again.
+    fn property(&mut self, prop: Property<'_>, code: PropId, count: usize, is_root: bool) -> bool {
         // Nearly every property of a game is a move on a point: nothing
         // below can object to it (the replay checks the board).
         if is_plain_move(prop, code) {
@@ -252,7 +293,6 @@ impl Checker {
             let message = format!("{} outside the root node: root properties belong in the first node", shown(prop));
             self.push(Code::RootPropertyOutsideRoot, prop.offset(), message);
         }
-        let count = prop.value_count();
         if count == 0 {
             return annotation; // missing-value, reported by the parser
         }
