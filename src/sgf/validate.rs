@@ -8,6 +8,7 @@
 //! serious it is. It knows no Go rules: a well-formed move off the board or
 //! onto a stone is the rules layer's business.
 
+use std::cell::Cell;
 use std::collections::HashSet;
 
 use super::props::{self, BoardSize, Move, PROPERTIES, Point, PointSet, PropInfo, PropKind, ValueType, property_info_by_code};
@@ -136,6 +137,46 @@ static QUIET: [u8; PropId::NUMBERED] = {
 fn is_quiet(code: PropId, is_root: bool) -> bool {
     let place = if is_root { QUIET_IN_ROOT } else { QUIET_ELSEWHERE };
     code.index().is_some_and(|i| QUIET[i] & place != 0)
+}
+
+thread_local! {
+    /// By identifier (see [`PropId::index`]), the last value of one
+    /// property [`Checker::values`] found well formed on this thread, as
+    /// [`WellFormed::key`] writes it (0 for none).
+    static WELL_FORMED: [Cell<u64>; PropId::NUMBERED] = const { [const { Cell::new(0) }; PropId::NUMBERED] };
+}
+
+/// Values found well formed before, not checked again: the roots of an
+/// archive's games repeat theirs (`GM[1]FF[4]SZ[19]KM[0.50]HA[2]`), and
+/// a value well formed in one game is in the next, where its check took
+/// about 200 instructions (a KGS root has six or seven).
+struct WellFormed;
+
+impl WellFormed {
+    /// The place and the key under which [`WELL_FORMED`] remembers the
+    /// value of `prop` (identifier `code`, `count` values): the value's
+    /// length (plus one) and its bytes, for a property of one value of
+    /// at most six bytes whose form does not depend on the board (a move's
+    /// does) and whose points are in no group; `None` for any other.
+    #[inline]
+    fn key(prop: Property<'_>, code: PropId, count: usize, info: &PropInfo) -> Option<(usize, u64)> {
+        if count != 1 || info.value == ValueType::Move || point_group(code).is_some() {
+            return None;
+        }
+        let slot = code.index()?;
+        let bytes = prop.values().next()?.bytes();
+        (bytes.len() <= 6).then(|| (slot, bytes.iter().fold(bytes.len() as u64 + 1, |key, &b| key << 8 | u64::from(b))))
+    }
+
+    /// Whether the value of `key` was found well formed before.
+    #[inline]
+    fn holds((slot, key): (usize, u64)) -> bool {
+        WELL_FORMED.with(|values| values[slot].get() == key)
+    }
+
+    fn note((slot, key): (usize, u64)) {
+        WELL_FORMED.with(|values| values[slot].set(key));
+    }
 }
 
 /// Properties whose points must be distinct within a node (`FF[4]`).
@@ -306,7 +347,13 @@ impl Checker {
         if matches!(info.value, ValueType::SimpleText | ValueType::Text) {
             return annotation;
         }
-        self.values(prop, code, count, info, is_root);
+        let memo = WellFormed::key(prop, code, count, info);
+        if !memo.is_some_and(WellFormed::holds) {
+            let well_formed = self.values(prop, code, count, info, is_root);
+            if let Some(key) = memo.filter(|_| well_formed) {
+                WellFormed::note(key);
+            }
+        }
         if let Some(ff) = self.old_format {
             self.newer_features(prop, info, ff);
         }
@@ -316,8 +363,9 @@ impl Checker {
     /// Checks the form of the values (all of a list, the first otherwise),
     /// then the uniqueness of points within the node, of a property whose
     /// values are not text. `code` and `count` (its number of values) as
-    /// [`Checker::property`] read them.
-    fn values(&mut self, prop: Property<'_>, code: PropId, count: usize, info: &PropInfo, is_root: bool) {
+    /// [`Checker::property`] read them. Returns whether the values checked
+    /// were well formed.
+    fn values(&mut self, prop: Property<'_>, code: PropId, count: usize, info: &PropInfo, is_root: bool) -> bool {
         let id = info.id;
         let checked = if info.list { count } else { 1 };
         // A point group's values (lists of points: setup, markup,
@@ -341,6 +389,7 @@ impl Checker {
                 first_error.get_or_insert(e);
             }
         }
+        let well_formed = first_error.is_none();
         if let Some(e) = first_error {
             let mut message = e.message;
             if bad > 1 {
@@ -371,6 +420,7 @@ impl Checker {
             let message = format!("{}[{p}]: point {p} appears twice in this node's {what}", prop.id());
             self.push(Code::InvalidValue, prop.offset(), message);
         }
+        well_formed
     }
 
     /// Adds the points of a rectangle (a point: a rectangle of one) to the
