@@ -179,6 +179,15 @@ impl WellFormed {
     }
 }
 
+/// A value of two letters, a point as [`Point::parse`] reads it.
+#[inline]
+fn lone_point(value: &[u8]) -> Option<Point> {
+    match *value {
+        [x, y] => Some(Point { x: props::letter_value(x)?, y: props::letter_value(y)? }),
+        _ => None,
+    }
+}
+
 /// Properties whose points must be distinct within a node (`FF[4]`).
 fn point_group(id: PropId) -> Option<(usize, &'static str)> {
     match id {
@@ -377,12 +386,23 @@ impl Checker {
         let mut bad = 0usize;
         for v in prop.values().take(checked) {
             let form = match group {
-                Some((g, _)) => props::check_point_list_value(info, v.text()).map(|points| {
-                    if let (Some(rectangle), None) = (points, named_twice) {
-                        named_twice = self.first_named_twice(g, rectangle);
-                    }
-                }),
                 None => props::check_value(info, v.text(), self.size),
+                // Nearly every value of a group is one point (a handicap
+                // stone): read in hand, not through the reading of lists
+                // and its `Result`.
+                Some((g, _)) => match lone_point(v.bytes()) {
+                    Some(p) => {
+                        if named_twice.is_none() {
+                            named_twice = self.first_named_twice(g, (p, p));
+                        }
+                        Ok(())
+                    }
+                    None => props::check_point_list_value(info, v.text()).map(|points| {
+                        if let (Some(rectangle), None) = (points, named_twice) {
+                            named_twice = self.first_named_twice(g, rectangle);
+                        }
+                    }),
+                },
             };
             if let Err(e) = form {
                 bad += 1;
