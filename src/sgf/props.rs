@@ -241,8 +241,23 @@ impl PointSet {
 
 /// One value of a list of points: a point or a compressed rectangle
 /// `aa:cc` (corners in either order), as `(min corner, max corner)`.
+#[inline]
 pub fn parse_point_or_rectangle(value: &str) -> Result<(Point, Point), ValueError> {
-    // Nearly every value is one point: no look for a ':'.
+    // Nearly every value is one point (a handicap stone, a mark): read in
+    // the caller, which takes the `Result` apart there, rather than made
+    // and returned through memory.
+    if let [x, y] = *value.as_bytes()
+        && let (Some(x), Some(y)) = (letter_value(x), letter_value(y))
+    {
+        return Ok((Point { x, y }, Point { x, y }));
+    }
+    parse_rectangle(value)
+}
+
+/// [`parse_point_or_rectangle`] of any value but a point's two letters.
+#[inline(never)]
+fn parse_rectangle(value: &str) -> Result<(Point, Point), ValueError> {
+    // A bad point: no look for a ':'.
     if value.len() == 2 {
         return Point::parse(value).map(|p| (p, p));
     }
