@@ -740,7 +740,7 @@ impl Replayer {
             }
         }
         if setup {
-            self.setup(node);
+            self.setup(node, pl);
         }
         if pl {
             self.state.turn = self.state.turn.opened();
@@ -813,16 +813,16 @@ impl Replayer {
     }
 
     /// Applies AB, AW and AE, listing the points they set in the buffer
-    /// kept for that.
-    fn setup(&mut self, node: Node<'_>) {
+    /// kept for that; `pl`: the node has a `PL`.
+    fn setup(&mut self, node: Node<'_>, pl: bool) {
         let mut set = std::mem::take(&mut self.setup);
-        self.set_up(node, &mut set);
+        self.set_up(node, &mut set, pl);
         set.clear();
         self.setup = set;
     }
 
     /// [`Replayer::setup`], listing the points set in `set` (empty).
-    fn set_up(&mut self, node: Node<'_>, set: &mut Vec<Pt>) {
+    fn set_up(&mut self, node: Node<'_>, set: &mut Vec<Pt>, pl: bool) {
         let on_empty = self.state.board.stone_count() == 0;
         let mut at = 0;
         for prop in node.properties() {
@@ -858,9 +858,11 @@ impl Replayer {
             self.diagnostics.push(Diagnostic::new(Code::SetupWithoutLiberty, at, message));
         }
         // The set-up position is remembered with the player PL names (Black
-        // when there is none), so a situational cycle back to it is found.
-        let to_move = match props::player_to_move(node) {
-            Ok(Some(props::Color::White)) => Color::White,
+        // when there is none, as the caller's look at the identifiers told:
+        // a handicap's root is not looked over again for one), so a
+        // situational cycle back to it is found.
+        let to_move = match pl.then(|| props::player_to_move(node)) {
+            Some(Ok(Some(props::Color::White))) => Color::White,
             _ => Color::Black,
         };
         let key = self.key(to_move);
@@ -1182,6 +1184,14 @@ impl Replayer {
 fn list_points(board: &Board, prop: Property<'_>, set: &mut Vec<Pt>) -> bool {
     let listed = set.len();
     for value in prop.values() {
+        // Nearly every value is one point (a handicap stone): read in
+        // hand, not through the reading of rectangles and its `Result`.
+        if let [x, y] = *value.bytes()
+            && let (Some(x), Some(y)) = (props::letter_value(x), props::letter_value(y))
+        {
+            set.extend(board.point(usize::from(x), usize::from(y)));
+            continue;
+        }
         let Ok((lo, hi)) = props::parse_point_or_rectangle(value.text()) else {
             set.truncate(listed);
             return false;

@@ -15,7 +15,7 @@ use std::fmt::{self, Write as _};
 
 use serde::Serialize;
 
-use super::tree::{GameTree, Node, PropId, Property};
+use super::tree::{GameTree, Node, PropId, Property, Value};
 
 /// Largest board side SGF can describe (letters `a`-`z` then `A`-`Z`).
 pub const MAX_BOARD_SIZE: u8 = 52;
@@ -241,8 +241,23 @@ impl PointSet {
 
 /// One value of a list of points: a point or a compressed rectangle
 /// `aa:cc` (corners in either order), as `(min corner, max corner)`.
+#[inline]
 pub fn parse_point_or_rectangle(value: &str) -> Result<(Point, Point), ValueError> {
-    // Nearly every value is one point: no look for a ':'.
+    // Nearly every value is one point (a handicap stone, a mark): read in
+    // the caller, which takes the `Result` apart there, rather than made
+    // and returned through memory.
+    if let [x, y] = *value.as_bytes()
+        && let (Some(x), Some(y)) = (letter_value(x), letter_value(y))
+    {
+        return Ok((Point { x, y }, Point { x, y }));
+    }
+    parse_rectangle(value)
+}
+
+/// [`parse_point_or_rectangle`] of any value but a point's two letters.
+#[inline(never)]
+fn parse_rectangle(value: &str) -> Result<(Point, Point), ValueError> {
+    // A bad point: no look for a ':'.
     if value.len() == 2 {
         return Point::parse(value).map(|p| (p, p));
     }
@@ -423,10 +438,19 @@ pub fn game_type_not_go(gm: Property<'_>) -> Option<i64> {
 
 /// Reads a Number: an integer with an optional leading `+` or `-`
 /// (surrounding white space is tolerated).
+#[inline]
 pub fn parse_number(s: &str) -> Result<i64, ValueError> {
-    if let Some(n) = short_number(s) {
-        return Ok(n);
+    // Read in the caller, which takes the `Result` apart there, rather
+    // than made and returned through memory; the rest out of line.
+    match short_number(s) {
+        Some(n) => Ok(n),
+        None => parse_long_number(s),
     }
+}
+
+/// [`parse_number`] of any value but one or two digits.
+#[inline(never)]
+fn parse_long_number(s: &str) -> Result<i64, ValueError> {
     parse_number_text(s.trim()).map_err(|e| match e {
         NumberError::Syntax => ValueError::new(s, "expected a whole number"),
         NumberError::TooLarge => ValueError::new(s, "number out of range"),
@@ -877,14 +901,22 @@ pub fn board_size(node: Node<'_>) -> Result<BoardSize, ValueError> {
 
 /// [`board_size`] of a node's `SZ` property, found in hand (`None`: the
 /// node has none).
+#[inline(always)]
 pub fn board_size_of(sz: Option<Property<'_>>) -> Result<BoardSize, ValueError> {
     match sz.and_then(|p| p.values().next()) {
         None => Ok(BoardSize::default()),
         // `SZ[19]`, nearly every game's (the checks, the replay and the
-        // fingerprint each ask): its bytes, with no look at them as text.
+        // fingerprint each ask): its bytes, with no look at them as text,
+        // in the caller, which takes the `Result` apart there.
         Some(v) if v.bytes() == b"19" => Ok(BoardSize::square(19)),
-        Some(v) => BoardSize::parse(v.text()).map_err(|e| e.for_property("SZ")),
+        Some(v) => board_size_in(v),
     }
+}
+
+/// [`board_size_of`] of any value but `19`.
+#[inline(never)]
+fn board_size_in(sz: Value<'_>) -> Result<BoardSize, ValueError> {
+    BoardSize::parse(sz.text()).map_err(|e| e.for_property("SZ"))
 }
 
 /// `KM`: the komi, as written (a Real).

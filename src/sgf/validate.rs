@@ -8,9 +8,10 @@
 //! serious it is. It knows no Go rules: a well-formed move off the board or
 //! onto a stone is the rules layer's business.
 
+use std::cell::Cell;
 use std::collections::HashSet;
 
-use super::props::{self, BoardSize, Move, Point, PointSet, PropInfo, PropKind, ValueType, property_info_by_code};
+use super::props::{self, BoardSize, Move, PROPERTIES, Point, PointSet, PropInfo, PropKind, ValueType, property_info_by_code};
 use super::tree::{GameTree, Node, PropId, Property};
 use crate::diag::{Code, Diagnostic, Severity};
 
@@ -104,6 +105,89 @@ impl Repeats {
     }
 }
 
+/// In [`QUIET`]: the identifier's one value needs no look in the root,
+/// or outside it.
+const QUIET_IN_ROOT: u8 = 1;
+const QUIET_ELSEWHERE: u8 = 2;
+
+/// By identifier (see [`PropId::index`]): where a property of one value
+/// has nothing for [`Checker::property`] to look at, when it is text
+/// (any text is well formed), in no point group, not a move annotation,
+/// and of `FF[4]`; a root property only in the root. The node's loop
+/// skips such a property after its look for repeats, where it went
+/// through every test of the catalogue's entry (a KGS root has ten).
+static QUIET: [u8; PropId::NUMBERED] = {
+    let mut table = [0; PropId::NUMBERED];
+    let mut i = 0;
+    while i < PROPERTIES.len() {
+        let info = &PROPERTIES[i];
+        let text = matches!(info.value, ValueType::SimpleText | ValueType::Text);
+        if text && !info.old && !matches!(info.kind, PropKind::MoveAnnotation) {
+            let Some(slot) = PropId::new(info.id).index() else { panic!("catalogued identifiers are numbered") };
+            table[slot] = if matches!(info.kind, PropKind::Root) { QUIET_IN_ROOT } else { QUIET_IN_ROOT | QUIET_ELSEWHERE };
+        }
+        i += 1;
+    }
+    table
+};
+
+/// Whether a property of identifier `code` and one value, in the root
+/// or not, is one of [`QUIET`]'s.
+#[inline]
+fn is_quiet(code: PropId, is_root: bool) -> bool {
+    let place = if is_root { QUIET_IN_ROOT } else { QUIET_ELSEWHERE };
+    code.index().is_some_and(|i| QUIET[i] & place != 0)
+}
+
+thread_local! {
+    /// By identifier (see [`PropId::index`]), the last value of one
+    /// property [`Checker::values`] found well formed on this thread, as
+    /// [`WellFormed::key`] writes it (0 for none).
+    static WELL_FORMED: [Cell<u64>; PropId::NUMBERED] = const { [const { Cell::new(0) }; PropId::NUMBERED] };
+}
+
+/// Values found well formed before, not checked again: the roots of an
+/// archive's games repeat theirs (`GM[1]FF[4]SZ[19]KM[0.50]HA[2]`), and
+/// a value well formed in one game is in the next, where its check took
+/// about 200 instructions (a KGS root has six or seven).
+struct WellFormed;
+
+impl WellFormed {
+    /// The place and the key under which [`WELL_FORMED`] remembers the
+    /// value of `prop` (identifier `code`, `count` values): the value's
+    /// length (plus one) and its bytes, for a property of one value of
+    /// at most six bytes whose form does not depend on the board (a move's
+    /// does) and whose points are in no group; `None` for any other.
+    #[inline]
+    fn key(prop: Property<'_>, code: PropId, count: usize, info: &PropInfo) -> Option<(usize, u64)> {
+        if count != 1 || info.value == ValueType::Move || point_group(code).is_some() {
+            return None;
+        }
+        let slot = code.index()?;
+        let bytes = prop.values().next()?.bytes();
+        (bytes.len() <= 6).then(|| (slot, bytes.iter().fold(bytes.len() as u64 + 1, |key, &b| key << 8 | u64::from(b))))
+    }
+
+    /// Whether the value of `key` was found well formed before.
+    #[inline]
+    fn holds((slot, key): (usize, u64)) -> bool {
+        WELL_FORMED.with(|values| values[slot].get() == key)
+    }
+
+    fn note((slot, key): (usize, u64)) {
+        WELL_FORMED.with(|values| values[slot].set(key));
+    }
+}
+
+/// A value of two letters, a point as [`Point::parse`] reads it.
+#[inline]
+fn lone_point(value: &[u8]) -> Option<Point> {
+    match *value {
+        [x, y] => Some(Point { x: props::letter_value(x)?, y: props::letter_value(y)? }),
+        _ => None,
+    }
+}
+
 /// Properties whose points must be distinct within a node (`FF[4]`).
 fn point_group(id: PropId) -> Option<(usize, &'static str)> {
     match id {
@@ -145,6 +229,12 @@ impl Checker {
             {
                 self.repeated(prop);
             }
+            let count = prop.value_count();
+            // Most of a root: names, ranks, date, place, result, one value
+            // each, with nothing else to look at.
+            if count == 1 && is_quiet(code, is_root) {
+                continue;
+            }
             match code {
                 PropId::B | PropId::W => {
                     if let Some(m) = first_move.filter(|m| m.code() != code && !two_moves_reported) {
@@ -173,7 +263,7 @@ impl Checker {
                     self.sets[g].clear();
                 }
             }
-            annotated |= self.property(prop, code, is_root);
+            annotated |= self.property(prop, code, count, is_root);
         }
         if first_move.is_none() && annotated {
             self.annotations_without_move(node);
@@ -218,9 +308,10 @@ impl Checker {
     /// Checks one property; returns whether it is a move annotation (`TE`,
     /// `BM`, `DO`, `IT`), which a node without a move should not hold: the
     /// node's look for those, a second pass over its properties, is only
-    /// made when there is one. `code` is the property's, read once by the
-    /// node's loop: each of the property's views reads its record again.
-    fn property(&mut self, prop: Property<'_>, code: PropId, is_root: bool) -> bool {
+    /// made when there is one. `code` and `count` (its number of values)
+    /// are the property's, read once by the node's loop: each of the
+    /// property's views reads its record again.
+    fn property(&mut self, prop: Property<'_>, code: PropId, count: usize, is_root: bool) -> bool {
         // Nearly every property of a game is a move on a point: nothing
         // below can object to it (the replay checks the board).
         if is_plain_move(prop, code) {
@@ -252,7 +343,6 @@ impl Checker {
             let message = format!("{} outside the root node: root properties belong in the first node", shown(prop));
             self.push(Code::RootPropertyOutsideRoot, prop.offset(), message);
         }
-        let count = prop.value_count();
         if count == 0 {
             return annotation; // missing-value, reported by the parser
         }
@@ -266,7 +356,13 @@ impl Checker {
         if matches!(info.value, ValueType::SimpleText | ValueType::Text) {
             return annotation;
         }
-        self.values(prop, code, count, info, is_root);
+        let memo = WellFormed::key(prop, code, count, info);
+        if !memo.is_some_and(WellFormed::holds) {
+            let well_formed = self.values(prop, code, count, info, is_root);
+            if let Some(key) = memo.filter(|_| well_formed) {
+                WellFormed::note(key);
+            }
+        }
         if let Some(ff) = self.old_format {
             self.newer_features(prop, info, ff);
         }
@@ -276,8 +372,9 @@ impl Checker {
     /// Checks the form of the values (all of a list, the first otherwise),
     /// then the uniqueness of points within the node, of a property whose
     /// values are not text. `code` and `count` (its number of values) as
-    /// [`Checker::property`] read them.
-    fn values(&mut self, prop: Property<'_>, code: PropId, count: usize, info: &PropInfo, is_root: bool) {
+    /// [`Checker::property`] read them. Returns whether the values checked
+    /// were well formed.
+    fn values(&mut self, prop: Property<'_>, code: PropId, count: usize, info: &PropInfo, is_root: bool) -> bool {
         let id = info.id;
         let checked = if info.list { count } else { 1 };
         // A point group's values (lists of points: setup, markup,
@@ -289,18 +386,30 @@ impl Checker {
         let mut bad = 0usize;
         for v in prop.values().take(checked) {
             let form = match group {
-                Some((g, _)) => props::check_point_list_value(info, v.text()).map(|points| {
-                    if let (Some(rectangle), None) = (points, named_twice) {
-                        named_twice = self.first_named_twice(g, rectangle);
-                    }
-                }),
                 None => props::check_value(info, v.text(), self.size),
+                // Nearly every value of a group is one point (a handicap
+                // stone): read in hand, not through the reading of lists
+                // and its `Result`.
+                Some((g, _)) => match lone_point(v.bytes()) {
+                    Some(p) => {
+                        if named_twice.is_none() {
+                            named_twice = self.first_named_twice(g, (p, p));
+                        }
+                        Ok(())
+                    }
+                    None => props::check_point_list_value(info, v.text()).map(|points| {
+                        if let (Some(rectangle), None) = (points, named_twice) {
+                            named_twice = self.first_named_twice(g, rectangle);
+                        }
+                    }),
+                },
             };
             if let Err(e) = form {
                 bad += 1;
                 first_error.get_or_insert(e);
             }
         }
+        let well_formed = first_error.is_none();
         if let Some(e) = first_error {
             let mut message = e.message;
             if bad > 1 {
@@ -331,6 +440,7 @@ impl Checker {
             let message = format!("{}[{p}]: point {p} appears twice in this node's {what}", prop.id());
             self.push(Code::InvalidValue, prop.offset(), message);
         }
+        well_formed
     }
 
     /// Adds the points of a rectangle (a point: a rectangle of one) to the
