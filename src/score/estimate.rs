@@ -1996,7 +1996,9 @@ impl Light {
                 break;
             }
         }
-        self.next.swap(big, small);
+        let (after_big, after_small) = (self.next(big), self.next(small));
+        *at_mut(&mut self.next, big) = after_small as u16;
+        *at_mut(&mut self.next, small) = after_big as u16;
         let s = *self.stats(small);
         let b = at_mut(&mut self.chain, big);
         b.size += s.size;
@@ -2388,15 +2390,15 @@ impl Light {
         if n == 0 || !scan {
             return None;
         }
-        let start = rng.below(n);
-        for i in 0..n {
-            let mut j = start + i;
-            if j >= n {
-                j -= n;
-            }
+        let mut j = rng.below(n);
+        for _ in 0..n {
             let p = *at(&self.empties, j) as usize;
             if self.acceptable(p, c) {
                 return Some(p);
+            }
+            j += 1;
+            if j == n {
+                j = 0;
             }
         }
         None
