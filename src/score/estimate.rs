@@ -1593,6 +1593,7 @@ impl Rng {
 struct Light {
     stride: usize,
     cells: Vec<u8>,
+    /// Per stone, the head of its chain; 0 on the border (never a point).
     head: Vec<u16>,
     next: Vec<u16>,
     /// Per chain head: its size and pseudo-liberties, in one place (a
@@ -2078,14 +2079,18 @@ impl Light {
     /// Legal for `c` (no suicide, no immediate ko retake).
     fn legal(&self, p: usize, c: u8) -> bool {
         self.check_point(p);
-        p != self.ko && (Around::count(self.around(p), EMPTY) > 0 || self.chains_give_liberty(p, c))
+        let around = self.around(p);
+        p != self.ko && (Around::count(around, EMPTY) > 0 || self.chains_give_liberty(p, c, around))
     }
 
-    /// For a point without an empty neighbour: whether a stone of `c`
-    /// there has a liberty, from an own chain beside it not in atari or an
-    /// enemy one in atari (taken).
+    /// For a point without an empty neighbour (`around` its counts):
+    /// whether a stone of `c` there has a liberty, from an own chain beside
+    /// it not in atari or an enemy one in atari (taken).
     #[inline(always)]
-    fn chains_give_liberty(&self, p: usize, c: u8) -> bool {
+    fn chains_give_liberty(&self, p: usize, c: u8, around: u32) -> bool {
+        if Around::count(around, c) == 0 {
+            return self.takes_beside(p);
+        }
         // The last chain tested (0: none, never a point): a chain beside
         // `p` twice (all round an eye, most often) answers the same.
         let mut tested = 0;
@@ -2101,6 +2106,26 @@ impl Light {
                         tested = h;
                     }
                 }
+            }
+        }
+        false
+    }
+
+    /// For a point whose neighbours are all enemy stones or the border
+    /// (most points the scan passes over amid the enemy): whether one of
+    /// their chains is in atari, taken by a stone there. No colour to read:
+    /// a border cell's `head` is 0, never a stone's.
+    #[inline(always)]
+    fn takes_beside(&self, p: usize) -> bool {
+        // The last chain tested, as in `chains_give_liberty`.
+        let mut tested = 0;
+        for n in self.nbrs(p) {
+            let h = self.head(n);
+            if h != tested && h != 0 {
+                if self.in_atari_at(h, p) {
+                    return true;
+                }
+                tested = h;
             }
         }
         false
@@ -2174,7 +2199,7 @@ impl Light {
         let around = self.around(p);
         match Around::count(around, EMPTY) {
             0 => {
-                if Around::is_eye(around, c) || p == self.ko || !self.chains_give_liberty(p, c) {
+                if Around::is_eye(around, c) || p == self.ko || !self.chains_give_liberty(p, c, around) {
                     return false;
                 }
             }
