@@ -2239,7 +2239,8 @@ impl Light {
     #[inline(never)]
     fn take_atari_chain(&self, p: usize, c: u8) -> Option<usize> {
         let l = self.atari_lib(self.head(p));
-        (self.legal(l, c) && self.capture_keeps_liberties(l, c)).then_some(l)
+        // `legal(l, c)` but for the ko: the move takes the chain.
+        (l != self.ko && self.capture_keeps_liberties(l, c)).then_some(l)
     }
 
     /// Whether capturing at `l` leaves the capturing chain with two
