@@ -1634,9 +1634,9 @@ impl ChainStats {
     /// Whether the pseudo-liberties are all one point (at least one).
     #[inline]
     fn one_liberty(nlib: u64, lsum: u64, lsq: u64) -> bool {
-        // Most tests fail on the products; a chain without any (setup
-        // only) passes them.
-        nlib * lsq == lsum * lsum && nlib > 0
+        // The pseudo-liberties at one point are the chain's stones beside
+        // it, at most 4: a chain with more needs no products.
+        (1..=4).contains(&nlib) && nlib * lsq == lsum * lsum
     }
 }
 
