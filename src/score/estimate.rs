@@ -1772,8 +1772,8 @@ impl Light {
             },
         };
         for &p in points {
-            b.cells[p] = EMPTY;
-            b.epos[p] = b.empties.len() as u16;
+            *at_mut(&mut b.cells, p) = EMPTY;
+            *at_mut(&mut b.epos, p) = b.empties.len() as u16;
             b.empties.push(p as u16);
         }
         b.count_around(points);
@@ -1791,11 +1791,10 @@ impl Light {
     /// Fills `around` for the board's points from `cells` (the border's
     /// entries are never read: every question is about a point).
     fn count_around(&mut self, points: &[usize]) {
-        let s = self.stride;
         for &p in points {
-            let beside: u32 = [p - s, p - 1, p + 1, p + s].into_iter().map(|q| Around::one(self.cells[q], 0)).sum();
-            let diagonal: u32 = [p - s - 1, p - s + 1, p + s - 1, p + s + 1].into_iter().map(|q| Around::one(self.cells[q], 16)).sum();
-            self.around[p] = beside + diagonal;
+            let beside: u32 = self.nbrs(p).into_iter().map(|q| Around::one(self.cell(q), 0)).sum();
+            let diagonal: u32 = self.diagonals(p).into_iter().map(|q| Around::one(self.cell(q), 16)).sum();
+            *at_mut(&mut self.around, p) = beside + diagonal;
         }
     }
 
