@@ -2139,10 +2139,11 @@ impl Light {
         Around::is_eye(self.around(p), c)
     }
 
-    /// For a legal move: whether it captures, and the size of its chain
-    /// and (up to 2) its distinct liberties afterwards. The liberties of
-    /// the chains it joins come from their pseudo-liberty sums, less the
-    /// entries for `p` (one per stone beside it), with no walk over them.
+    /// For a move at an empty point: whether it captures, and the size of
+    /// its chain and (up to 2) its distinct liberties afterwards (none for
+    /// a suicide). The liberties of the chains it joins come from their
+    /// pseudo-liberty sums, less the entries for `p` (one per stone beside
+    /// it), with no walk over them.
     fn after(&self, p: usize, c: u8) -> (bool, usize, usize) {
         let mut libs = TwoLiberties::of_move_at(p);
         let opp = BLACK + WHITE - c;
@@ -2314,7 +2315,9 @@ impl Light {
             }
         }
         let l = self.atari_lib(h);
-        if self.legal(l, c) {
+        // `legal(l, c)` but for the ko: a move that captures or has two
+        // liberties is legal, and a suicide has neither.
+        if l != self.ko {
             let (captures, _, libs) = self.after(l, c);
             if captures || (libs >= 2 && self.escapes(l, c)) {
                 return Some(l);
