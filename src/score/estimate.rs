@@ -2142,44 +2142,41 @@ impl Light {
     /// For a move at an empty point: whether it captures, and the size of
     /// its chain and (up to 2) its distinct liberties afterwards (none for
     /// a suicide). The liberties of the chains it joins come from their
-    /// pseudo-liberty sums, less the entries for `p` (one per stone beside
-    /// it), with no walk over them.
+    /// pseudo-liberties taken together, less the entries for `p` (one per
+    /// own stone beside it), with no walk over them: those are all one
+    /// point exactly when each chain's are that point or none.
     fn after(&self, p: usize, c: u8) -> (bool, usize, usize) {
         let mut libs = TwoLiberties::of_move_at(p);
         let opp = BLACK + WHITE - c;
         let mut size = 1;
-        // The own chains beside `p` (heads), each with how many of the
-        // neighbours of `p` it holds.
-        let mut joined = [(0usize, 0u64); 4];
+        // The own chains beside `p` (heads; 0, never a point, for none),
+        // their pseudo-liberties summed, and the own stones beside `p`.
+        let mut joined = [0usize; 4];
         let mut n_joined = 0;
+        let (mut nlib, mut lsum, mut lsq, mut beside) = (0u64, 0u64, 0u64, 0u64);
         for n in self.nbrs(p) {
             match self.cell(n) {
                 EMPTY => libs.add(n),
                 x if x == opp && self.in_atari_at(self.head(n), p) => return (true, 0, 2),
                 x if x == c => {
+                    beside += 1;
                     let h = self.head(n);
-                    match joined[..n_joined].iter_mut().find(|(g, _)| *g == h) {
-                        Some((_, beside)) => *beside += 1,
-                        None => {
-                            joined[n_joined] = (h, 1);
-                            n_joined += 1;
-                            size += self.stats(h).size as usize;
-                        }
+                    if !joined.contains(&h) {
+                        joined[n_joined] = h;
+                        n_joined += 1;
+                        let s = self.stats(h);
+                        size += s.size as usize;
+                        nlib += u64::from(s.nlib);
+                        lsum += u64::from(s.lsum);
+                        lsq += s.lsq;
                     }
                 }
                 _ => {}
             }
         }
         let at = p as u64;
-        for &(h, beside) in &joined[..n_joined] {
-            if libs.count >= 2 {
-                break;
-            }
-            let s = self.stats(h);
-            let (nlib, lsum, lsq) = (s.nlib as u64 - beside, s.lsum as u64 - beside * at, s.lsq - beside * at * at);
-            if nlib == 0 {
-                continue;
-            }
+        let (nlib, lsum, lsq) = (nlib - beside, lsum - beside * at, lsq - beside * at * at);
+        if nlib > 0 && libs.count < 2 {
             if !ChainStats::one_liberty(nlib, lsum, lsq) {
                 return (false, size, 2);
             }
