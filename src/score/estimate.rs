@@ -1717,8 +1717,9 @@ impl Around {
         if around & (Around::mask(EMPTY) | Around::mask(opp)) != 0 {
             return false;
         }
-        let bad = Around::diagonal_count(around, opp);
-        if Around::diagonal_count(around, BORDER) > 0 { bad == 0 } else { bad < 2 }
+        // On the edge (a diagonal off the board) one bad diagonal is enough.
+        let on_edge = Around::diagonal_count(around, BORDER) > 0;
+        Around::diagonal_count(around, opp) + usize::from(on_edge) < 2
     }
 }
 
