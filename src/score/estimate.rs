@@ -2407,10 +2407,14 @@ impl Light {
         }
         if last != 0 && self.local > 0 && (rng.below(100) as u32) < self.local {
             let k = rng.below(8);
-            for i in 0..8 {
-                let p = last.wrapping_add_signed(self.ring[(k + i) & 7]);
-                if self.cell(p) == EMPTY && self.acceptable(p, c) {
-                    return Some(p);
+            // None of the 8 empty (a crowded board): no look.
+            let around = self.around(last);
+            if Around::count(around, EMPTY) + Around::diagonal_count(around, EMPTY) > 0 {
+                for i in 0..8 {
+                    let p = last.wrapping_add_signed(self.ring[(k + i) & 7]);
+                    if self.cell(p) == EMPTY && self.acceptable(p, c) {
+                        return Some(p);
+                    }
                 }
             }
         }
