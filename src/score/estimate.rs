@@ -1593,6 +1593,7 @@ impl Rng {
 struct Light {
     stride: usize,
     cells: Vec<u8>,
+    /// Per stone, the head of its chain; 0 on the border (never a point).
     head: Vec<u16>,
     next: Vec<u16>,
     /// Per chain head: its size and pseudo-liberties, in one place (a
@@ -1633,9 +1634,9 @@ impl ChainStats {
     /// Whether the pseudo-liberties are all one point (at least one).
     #[inline]
     fn one_liberty(nlib: u64, lsum: u64, lsq: u64) -> bool {
-        // Most tests fail on the products; a chain without any (setup
-        // only) passes them.
-        nlib * lsq == lsum * lsum && nlib > 0
+        // The pseudo-liberties at one point are the chain's stones beside
+        // it, at most 4: a chain with more needs no products.
+        (1..=4).contains(&nlib) && nlib * lsq == lsum * lsum
     }
 }
 
@@ -1716,8 +1717,9 @@ impl Around {
         if around & (Around::mask(EMPTY) | Around::mask(opp)) != 0 {
             return false;
         }
-        let bad = Around::diagonal_count(around, opp);
-        if Around::diagonal_count(around, BORDER) > 0 { bad == 0 } else { bad < 2 }
+        // On the edge (a diagonal off the board) one bad diagonal is enough.
+        let on_edge = Around::diagonal_count(around, BORDER) > 0;
+        Around::diagonal_count(around, opp) + usize::from(on_edge) < 2
     }
 }
 
@@ -1771,8 +1773,8 @@ impl Light {
             },
         };
         for &p in points {
-            b.cells[p] = EMPTY;
-            b.epos[p] = b.empties.len() as u16;
+            *at_mut(&mut b.cells, p) = EMPTY;
+            *at_mut(&mut b.epos, p) = b.empties.len() as u16;
             b.empties.push(p as u16);
         }
         b.count_around(points);
@@ -1790,11 +1792,10 @@ impl Light {
     /// Fills `around` for the board's points from `cells` (the border's
     /// entries are never read: every question is about a point).
     fn count_around(&mut self, points: &[usize]) {
-        let s = self.stride;
         for &p in points {
-            let beside: u32 = [p - s, p - 1, p + 1, p + s].into_iter().map(|q| Around::one(self.cells[q], 0)).sum();
-            let diagonal: u32 = [p - s - 1, p - s + 1, p + s - 1, p + s + 1].into_iter().map(|q| Around::one(self.cells[q], 16)).sum();
-            self.around[p] = beside + diagonal;
+            let beside: u32 = self.nbrs(p).into_iter().map(|q| Around::one(self.cell(q), 0)).sum();
+            let diagonal: u32 = self.diagonals(p).into_iter().map(|q| Around::one(self.cell(q), 16)).sum();
+            *at_mut(&mut self.around, p) = beside + diagonal;
         }
     }
 
@@ -1996,7 +1997,9 @@ impl Light {
                 break;
             }
         }
-        self.next.swap(big, small);
+        let (after_big, after_small) = (self.next(big), self.next(small));
+        *at_mut(&mut self.next, big) = after_small as u16;
+        *at_mut(&mut self.next, small) = after_big as u16;
         let s = *self.stats(small);
         let b = at_mut(&mut self.chain, big);
         b.size += s.size;
@@ -2005,7 +2008,9 @@ impl Light {
         b.lsq += s.lsq;
     }
 
-    /// Removes the chain with head `h`; returns its size.
+    /// Removes the chain with head `h`; returns its size. Out of line: a
+    /// capture is about one move in four.
+    #[inline(never)]
     fn remove_chain(&mut self, h: usize) -> usize {
         let color = self.cell(h);
         let mut q = h;
@@ -2076,14 +2081,18 @@ impl Light {
     /// Legal for `c` (no suicide, no immediate ko retake).
     fn legal(&self, p: usize, c: u8) -> bool {
         self.check_point(p);
-        p != self.ko && (Around::count(self.around(p), EMPTY) > 0 || self.chains_give_liberty(p, c))
+        let around = self.around(p);
+        p != self.ko && (Around::count(around, EMPTY) > 0 || self.chains_give_liberty(p, c, around))
     }
 
-    /// For a point without an empty neighbour: whether a stone of `c`
-    /// there has a liberty, from an own chain beside it not in atari or an
-    /// enemy one in atari (taken).
+    /// For a point without an empty neighbour (`around` its counts):
+    /// whether a stone of `c` there has a liberty, from an own chain beside
+    /// it not in atari or an enemy one in atari (taken).
     #[inline(always)]
-    fn chains_give_liberty(&self, p: usize, c: u8) -> bool {
+    fn chains_give_liberty(&self, p: usize, c: u8, around: u32) -> bool {
+        if Around::count(around, c) == 0 {
+            return self.takes_beside(p);
+        }
         // The last chain tested (0: none, never a point): a chain beside
         // `p` twice (all round an eye, most often) answers the same.
         let mut tested = 0;
@@ -2104,6 +2113,26 @@ impl Light {
         false
     }
 
+    /// For a point whose neighbours are all enemy stones or the border
+    /// (most points the scan passes over amid the enemy): whether one of
+    /// their chains is in atari, taken by a stone there. No colour to read:
+    /// a border cell's `head` is 0, never a stone's.
+    #[inline(always)]
+    fn takes_beside(&self, p: usize) -> bool {
+        // The last chain tested, as in `chains_give_liberty`.
+        let mut tested = 0;
+        for n in self.nbrs(p) {
+            let h = self.head(n);
+            if h != tested && h != 0 {
+                if self.in_atari_at(h, p) {
+                    return true;
+                }
+                tested = h;
+            }
+        }
+        false
+    }
+
     /// A point whose neighbours are all `c` and whose diagonals do not make
     /// it false: `c` never fills it.
     fn is_eye(&self, p: usize, c: u8) -> bool {
@@ -2111,46 +2140,44 @@ impl Light {
         Around::is_eye(self.around(p), c)
     }
 
-    /// For a legal move: whether it captures, and the size of its chain
-    /// and (up to 2) its distinct liberties afterwards. The liberties of
-    /// the chains it joins come from their pseudo-liberty sums, less the
-    /// entries for `p` (one per stone beside it), with no walk over them.
+    /// For a move at an empty point: whether it captures, and the size of
+    /// its chain and (up to 2) its distinct liberties afterwards (none for
+    /// a suicide). The liberties of the chains it joins come from their
+    /// pseudo-liberties taken together, less the entries for `p` (one per
+    /// own stone beside it), with no walk over them: those are all one
+    /// point exactly when each chain's are that point or none.
     fn after(&self, p: usize, c: u8) -> (bool, usize, usize) {
         let mut libs = TwoLiberties::of_move_at(p);
         let opp = BLACK + WHITE - c;
         let mut size = 1;
-        // The own chains beside `p` (heads), each with how many of the
-        // neighbours of `p` it holds.
-        let mut joined = [(0usize, 0u64); 4];
+        // The own chains beside `p` (heads; 0, never a point, for none),
+        // their pseudo-liberties summed, and the own stones beside `p`.
+        let mut joined = [0usize; 4];
         let mut n_joined = 0;
+        let (mut nlib, mut lsum, mut lsq, mut beside) = (0u64, 0u64, 0u64, 0u64);
         for n in self.nbrs(p) {
             match self.cell(n) {
                 EMPTY => libs.add(n),
                 x if x == opp && self.in_atari_at(self.head(n), p) => return (true, 0, 2),
                 x if x == c => {
+                    beside += 1;
                     let h = self.head(n);
-                    match joined[..n_joined].iter_mut().find(|(g, _)| *g == h) {
-                        Some((_, beside)) => *beside += 1,
-                        None => {
-                            joined[n_joined] = (h, 1);
-                            n_joined += 1;
-                            size += self.stats(h).size as usize;
-                        }
+                    if !joined.contains(&h) {
+                        joined[n_joined] = h;
+                        n_joined += 1;
+                        let s = self.stats(h);
+                        size += s.size as usize;
+                        nlib += u64::from(s.nlib);
+                        lsum += u64::from(s.lsum);
+                        lsq += s.lsq;
                     }
                 }
                 _ => {}
             }
         }
         let at = p as u64;
-        for &(h, beside) in &joined[..n_joined] {
-            if libs.count >= 2 {
-                break;
-            }
-            let s = self.stats(h);
-            let (nlib, lsum, lsq) = (s.nlib as u64 - beside, s.lsum as u64 - beside * at, s.lsq - beside * at * at);
-            if nlib == 0 {
-                continue;
-            }
+        let (nlib, lsum, lsq) = (nlib - beside, lsum - beside * at, lsq - beside * at * at);
+        if nlib > 0 && libs.count < 2 {
             if !ChainStats::one_liberty(nlib, lsum, lsq) {
                 return (false, size, 2);
             }
@@ -2172,7 +2199,7 @@ impl Light {
         let around = self.around(p);
         match Around::count(around, EMPTY) {
             0 => {
-                if Around::is_eye(around, c) || p == self.ko || !self.chains_give_liberty(p, c) {
+                if Around::is_eye(around, c) || p == self.ko || !self.chains_give_liberty(p, c, around) {
                     return false;
                 }
             }
@@ -2210,7 +2237,8 @@ impl Light {
     #[inline(never)]
     fn take_atari_chain(&self, p: usize, c: u8) -> Option<usize> {
         let l = self.atari_lib(self.head(p));
-        (self.legal(l, c) && self.capture_keeps_liberties(l, c)).then_some(l)
+        // `legal(l, c)` but for the ko: the move takes the chain.
+        (l != self.ko && self.capture_keeps_liberties(l, c)).then_some(l)
     }
 
     /// Whether capturing at `l` leaves the capturing chain with two
@@ -2285,7 +2313,9 @@ impl Light {
             }
         }
         let l = self.atari_lib(h);
-        if self.legal(l, c) {
+        // `legal(l, c)` but for the ko: a move that captures or has two
+        // liberties is legal, and a suicide has neither.
+        if l != self.ko {
             let (captures, _, libs) = self.after(l, c);
             if captures || (libs >= 2 && self.escapes(l, c)) {
                 return Some(l);
@@ -2377,10 +2407,14 @@ impl Light {
         }
         if last != 0 && self.local > 0 && (rng.below(100) as u32) < self.local {
             let k = rng.below(8);
-            for i in 0..8 {
-                let p = last.wrapping_add_signed(self.ring[(k + i) & 7]);
-                if self.cell(p) == EMPTY && self.acceptable(p, c) {
-                    return Some(p);
+            // None of the 8 empty (a crowded board): no look.
+            let around = self.around(last);
+            if Around::count(around, EMPTY) + Around::diagonal_count(around, EMPTY) > 0 {
+                for i in 0..8 {
+                    let p = last.wrapping_add_signed(self.ring[(k + i) & 7]);
+                    if self.cell(p) == EMPTY && self.acceptable(p, c) {
+                        return Some(p);
+                    }
                 }
             }
         }
@@ -2388,15 +2422,15 @@ impl Light {
         if n == 0 || !scan {
             return None;
         }
-        let start = rng.below(n);
-        for i in 0..n {
-            let mut j = start + i;
-            if j >= n {
-                j -= n;
-            }
+        let mut j = rng.below(n);
+        for _ in 0..n {
             let p = *at(&self.empties, j) as usize;
             if self.acceptable(p, c) {
                 return Some(p);
+            }
+            j += 1;
+            if j == n {
+                j = 0;
             }
         }
         None
