@@ -235,6 +235,13 @@ pub fn position_at(game: &GameTree, target: NodeId, overrides: &RuleOverrides) -
     let mut r = Replayer::new(rules, board, Vec::new(), line.len(), Buffers::default());
     let mut last_mover = None;
     for node in line {
+        // Most nodes: one move, played from the letters in hand as the
+        // walk's runs play them (the root is visited as in the walk).
+        if let Some((mv, letter, xy)) = node.plain_move().filter(|_| node.parent().is_some()) {
+            r.plain_move(mv, letter, xy);
+            last_mover = Some(if letter == b'B' { Color::Black } else { Color::White });
+            continue;
+        }
         r.visit(node);
         if node.parent().is_none() && !implicit_handicap.is_empty() {
             r.place_handicap(&implicit_handicap);

@@ -600,6 +600,16 @@ impl<'a> Node<'a> {
         data.is_marked().then_some((Property { tree: self.tree, index: PLAIN | self.id }, PropId::of_move_letter(letter), [x, y]))
     }
 
+    /// For a node the parser marked as a plain move: the move as
+    /// [`PlainRun::for_each_move`] gives it (the node alone, where a run
+    /// goes on to the nodes after it). `None` for any other node.
+    #[inline]
+    pub fn plain_move(&self) -> Option<(PlainMove<'a>, u8, u16)> {
+        let data = self.data();
+        let xy = u16::from_le_bytes(*data.plain_move.last_chunk().expect("a mark has four bytes"));
+        data.is_marked().then_some((PlainMove { tree: self.tree, data }, data.plain_move[0], xy))
+    }
+
     /// Properties in file order.
     #[inline]
     pub fn properties(&self) -> impl ExactSizeIterator<Item = Property<'a>> + Clone + use<'a> {
