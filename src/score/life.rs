@@ -28,7 +28,7 @@
 //! (`KGS2002/2002-12-29-9.sgf`).
 //!
 //! "It dies" is sound only where those assumptions hold
-//! ([`dies_enclosed`]): one chain, walled in (its liberties outside the
+//! ([`Reading::dies_enclosed`]): one chain, walled in (its liberties outside the
 //! regions lead nowhere), the attacker capturing it even when it moves
 //! first. A wall short of liberties may be in seki with the chain, or
 //! fall to it, which a game on the chain's points alone does not see:
@@ -150,19 +150,84 @@ impl<'a> Ground<'a> {
     }
 }
 
-/// Whether the group of `stones` (cells in the board's padded layout: 0
-/// empty, 1 black, 2 white, 3 border) lives with the attacker moving
-/// first: `Some(chains)` (the stones of its chains with a liberty in those
-/// regions, grown by the chains of its colour that share them; read
-/// whole, less its chains in atari) when it does, `None` when it can be
-/// killed, is not enclosed by small regions, or the budget ran out.
-pub fn lives_enclosed(stride: usize, cells: &[u8], stones: &[usize], settled: &dyn Fn(usize) -> bool) -> Option<Vec<usize>> {
-    let mut local = Local::enclose(stride, cells, stones, settled)?;
+/// The life-and-death readings of one board: its cells (in the padded
+/// layout: 0 empty, 1 black, 2 white, 3 border) and its `settled` stones
+/// (those of pass-alive chains), with what one reading finds kept for the
+/// next.
+pub struct Reading<'a> {
+    stride: usize,
+    cells: &'a [u8],
+    settled: &'a dyn Fn(usize) -> bool,
+    /// [`Reading::lives_enclosed`]'s answers by the group read, its stones
+    /// sorted. The stones asked about in two calls may grow to the same
+    /// group (chains joined by the regions they share), and its reading
+    /// does not depend on the order its stones were met in: the moves are
+    /// tried by their rank and point, the keys of its positions, laid out
+    /// in another order, tell the same positions apart, and Benson's
+    /// condition does not depend on how it numbers the chains. So it would
+    /// answer as before, in as many nodes.
+    lives: Vec<(Vec<usize>, Option<Vec<usize>>)>,
+}
+
+impl<'a> Reading<'a> {
+    pub fn new(stride: usize, cells: &'a [u8], settled: &'a dyn Fn(usize) -> bool) -> Reading<'a> {
+        Reading { stride, cells, settled, lives: Vec::new() }
+    }
+
+    /// Whether the group of `stones` lives with the attacker moving first:
+    /// `Some(chains)` (the stones of its chains with a liberty in those
+    /// regions, grown by the chains of its colour that share them; read
+    /// whole, less its chains in atari) when it does, `None` when it can be
+    /// killed, is not enclosed by small regions, or the budget ran out.
+    pub fn lives_enclosed(&mut self, stones: &[usize]) -> Option<Vec<usize>> {
+        let local = Local::enclose(self.stride, self.cells, stones, self.settled)?;
+        let mut group = local.group.clone();
+        group.sort_unstable();
+        if let Some((_, answer)) = self.lives.iter().find(|(read, _)| *read == group) {
+            return answer.clone();
+        }
+        let answer = lives(local, self.cells);
+        self.lives.push((group, answer.clone()));
+        answer
+    }
+
+    /// Whether the one chain at `stones` dies even moving first. It must be
+    /// walled in: its liberties outside its small regions lead nowhere (no
+    /// empty point or stone of its colour beyond them), and no enemy chain
+    /// around it called `dead`. Then the attacker capturing it there,
+    /// whatever it plays first, with the walls that could give way read
+    /// too ([`Local::with_walls`]), decides it; the defender not playing
+    /// its outside liberties loses nothing, since they lead nowhere.
+    pub fn dies_enclosed(&self, stones: &[usize], dead: impl Fn(usize) -> bool) -> bool {
+        let cells = self.cells;
+        let Some(local) = Local::enclose(self.stride, cells, stones, self.settled) else {
+            return false;
+        };
+        let position = Position::from_cells(self.stride, cells);
+        if !local.walled_in(&position, cells) {
+            return false;
+        }
+        // The walls only help the defender: a group the attacker cannot take
+        // on the group's own points needs them read no further.
+        if Search::new(&local, cells, true).solve(false, 0) != Some(true) {
+            return false;
+        }
+        let Some(local) = local.with_walls(&position, cells, dead) else {
+            return false;
+        };
+        let mut search = Search::new(&local, cells, true);
+        search.budget = WALLS_NODE_BUDGET;
+        search.solve(false, 0) == Some(true)
+    }
+}
+
+/// [`Reading::lives_enclosed`] on the enclosed group `local`.
+fn lives(mut local: Local, cells: &[u8]) -> Option<Vec<usize>> {
     if Search::new(&local, cells, false).solve(true, 0) == Some(false) {
         return Some(local.group);
     }
     // One chain read whole is read as above, only more strictly.
-    let position = Position::from_cells(stride, cells);
+    let position = Position::from_cells(local.stride, cells);
     if position.chain(local.group[0]).0.len() == local.group.len() {
         return None;
     }
@@ -173,35 +238,6 @@ pub fn lives_enclosed(stride: usize, cells: &[u8], stones: &[usize], settled: &d
     // Its chains in atari the attacker takes at once: the group lives
     // without them.
     Some(local.group.iter().copied().filter(|&s| position.chain(s).1.len() > 1).collect())
-}
-
-/// Whether the one chain at `stones` (cells as in [`lives_enclosed`]) dies
-/// even moving first. It must be walled in: its liberties outside its
-/// small regions lead nowhere (no empty point or stone of its colour
-/// beyond them), and no enemy chain around it called `dead`. Then the
-/// attacker capturing it there, whatever it plays first, with the walls
-/// that could give way read too ([`Local::with_walls`]), decides it; the
-/// defender not playing its outside liberties loses nothing, since they
-/// lead nowhere.
-pub fn dies_enclosed(stride: usize, cells: &[u8], stones: &[usize], settled: &dyn Fn(usize) -> bool, dead: impl Fn(usize) -> bool) -> bool {
-    let Some(local) = Local::enclose(stride, cells, stones, settled) else {
-        return false;
-    };
-    let position = Position::from_cells(stride, cells);
-    if !local.walled_in(&position, cells) {
-        return false;
-    }
-    // The walls only help the defender: a group the attacker cannot take
-    // on the group's own points needs them read no further.
-    if Search::new(&local, cells, true).solve(false, 0) != Some(true) {
-        return false;
-    }
-    let Some(local) = local.with_walls(&position, cells, dead) else {
-        return false;
-    };
-    let mut search = Search::new(&local, cells, true);
-    search.budget = WALLS_NODE_BUDGET;
-    search.solve(false, 0) == Some(true)
 }
 
 /// The group and the regions it encloses.
@@ -1450,7 +1486,7 @@ mod tests {
     /// small region itself).
     fn lives(rows: &[&str]) -> bool {
         let (stride, cells, white) = diagram(&with_open_ground(rows));
-        lives_enclosed(stride, &cells, &[white], &|_| false).is_some()
+        Reading::new(stride, &cells, &|_| false).lives_enclosed(&[white]).is_some()
     }
 
     #[test]
@@ -1518,7 +1554,7 @@ mod tests {
         let rows: Vec<&str> = ["XXXXXXXO", "XOOOOOO.", "XO.OO.O.", "XOOOOOO.", "XXXXXXX."].into_iter().chain([open.as_str(); 5]).collect();
         let (stride, cells, corner) = diagram(&rows);
         let group = 2 * stride + 2;
-        let living = lives_enclosed(stride, &cells, &[group, corner], &|_| false).expect("the group lives");
+        let living = Reading::new(stride, &cells, &|_| false).lives_enclosed(&[group, corner]).expect("the group lives");
         assert!(living.contains(&group) && !living.contains(&corner));
     }
 
@@ -1628,7 +1664,7 @@ mod tests {
         let a14 = 6 * stride + 1;
         let local = Local::enclose(stride, &cells, &[a14], &settled).expect("an enclosed group");
         assert_ne!(Search::new(&local, &cells, false).solve(true, 0), Some(false));
-        let living = lives_enclosed(stride, &cells, &[a14], &settled).expect("the group lives read whole");
+        let living = Reading::new(stride, &cells, &settled).lives_enclosed(&[a14]).expect("the group lives read whole");
         assert!(living.contains(&a14));
     }
 
@@ -1682,11 +1718,11 @@ mod tests {
     }
 
     /// Whether the white chain at column `x`, row `y` of the diagram dies
-    /// even moving first ([`dies_enclosed`]), no stone on the board dead.
+    /// even moving first ([`Reading::dies_enclosed`]), no stone on the board dead.
     fn chain_dies(rows: &[&str], x: usize, y: usize) -> bool {
         let (stride, cells, _) = diagram(rows);
         let (chain, _) = Position::from_cells(stride, &cells).chain((y + 1) * stride + x + 1);
-        dies_enclosed(stride, &cells, &chain, &|_| false, |_| false)
+        Reading::new(stride, &cells, &|_| false).dies_enclosed(&chain, |_| false)
     }
 
     /// [`chain_dies`] for the white group at the top left of the diagram,
@@ -1816,7 +1852,7 @@ mod tests {
         let analysis = crate::analysis::Analysis::new(&board);
         let settled = |p: usize| analysis.chain_id(p as Pt).is_some_and(|id| analysis.chain(id).pass_alive);
         let (chain, _) = Position::from_cells(stride, &cells).chain(stride + 10);
-        assert!(dies_enclosed(stride, &cells, &chain, &settled, |_| false));
-        assert!(!dies_enclosed(stride, &cells, &chain, &|_| false, |_| false));
+        assert!(Reading::new(stride, &cells, &settled).dies_enclosed(&chain, |_| false));
+        assert!(!Reading::new(stride, &cells, &|_| false).dies_enclosed(&chain, |_| false));
     }
 }
