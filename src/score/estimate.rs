@@ -1090,7 +1090,7 @@ impl Estimator {
     /// chains it kills.
     fn kill_enclosed_dying(&self, linked: &[bool], dead_chain: &mut [bool]) -> Vec<usize> {
         let settled = |p| self.settled(p);
-        let reading = life::Reading::new(self.stride, &self.cells, &settled);
+        let mut reading = life::Reading::new(self.stride, &self.cells, &settled);
         let mut killed = Vec::new();
         for id in 0..self.chains.len() {
             let dead = |p: usize| dead_chain[self.chain_of[p] as usize];

@@ -72,8 +72,8 @@ fn nbrs(stride: usize, p: usize) -> [usize; 4] {
     [p - stride, p - 1, p + 1, p + stride]
 }
 
-/// The walks of [`Ground::small_region`] over one board, with what they
-/// found kept for the next.
+/// The walks of [`Ground::small_region`] over one board for one colour
+/// as the defender's, with what they found kept for the next.
 struct Ground<'a> {
     stride: usize,
     cells: &'a [u8],
@@ -157,7 +157,10 @@ impl<'a> Ground<'a> {
 pub struct Reading<'a> {
     stride: usize,
     cells: &'a [u8],
-    settled: &'a dyn Fn(usize) -> bool,
+    /// The walks over small regions with black, then white, as the
+    /// defender: the open ground one walk finds, every later one meets
+    /// again.
+    grounds: [Ground<'a>; 2],
     /// [`Reading::lives_enclosed`]'s answers by the group read, its stones
     /// sorted. The stones asked about in two calls may grow to the same
     /// group (chains joined by the regions they share), and its reading
@@ -171,7 +174,15 @@ pub struct Reading<'a> {
 
 impl<'a> Reading<'a> {
     pub fn new(stride: usize, cells: &'a [u8], settled: &'a dyn Fn(usize) -> bool) -> Reading<'a> {
-        Reading { stride, cells, settled, lives: Vec::new() }
+        let ground = |defender| Ground::new(stride, cells, defender, settled);
+        Reading { stride, cells, grounds: [ground(1), ground(2)], lives: Vec::new() }
+    }
+
+    /// [`Local::enclose`] on the walks of the stones' colour.
+    fn enclose(&mut self, stones: &[usize]) -> Option<Local> {
+        let defender = *self.cells.get(*stones.first()?)?;
+        let ground = self.grounds.get_mut(usize::from(defender).checked_sub(1)?)?;
+        Local::enclose(ground, stones)
     }
 
     /// Whether the group of `stones` lives with the attacker moving first:
@@ -180,7 +191,7 @@ impl<'a> Reading<'a> {
     /// whole, less its chains in atari) when it does, `None` when it can be
     /// killed, is not enclosed by small regions, or the budget ran out.
     pub fn lives_enclosed(&mut self, stones: &[usize]) -> Option<Vec<usize>> {
-        let local = Local::enclose(self.stride, self.cells, stones, self.settled)?;
+        let local = self.enclose(stones)?;
         let mut group = local.group.clone();
         group.sort_unstable();
         if let Some((_, answer)) = self.lives.iter().find(|(read, _)| *read == group) {
@@ -198,9 +209,9 @@ impl<'a> Reading<'a> {
     /// whatever it plays first, with the walls that could give way read
     /// too ([`Local::with_walls`]), decides it; the defender not playing
     /// its outside liberties loses nothing, since they lead nowhere.
-    pub fn dies_enclosed(&self, stones: &[usize], dead: impl Fn(usize) -> bool) -> bool {
+    pub fn dies_enclosed(&mut self, stones: &[usize], dead: impl Fn(usize) -> bool) -> bool {
         let cells = self.cells;
-        let Some(local) = Local::enclose(self.stride, cells, stones, self.settled) else {
+        let Some(local) = self.enclose(stones) else {
             return false;
         };
         let position = Position::from_cells(self.stride, cells);
@@ -278,15 +289,11 @@ impl Local {
     /// chain of its colour beside one of those regions, the regions, and
     /// its liberties outside them; `None` if it has no region, or more than
     /// [`MAX_REGION_POINTS`] points to play.
-    fn enclose(stride: usize, cells: &[u8], stones: &[usize], settled: &dyn Fn(usize) -> bool) -> Option<Local> {
-        let defender = *cells.get(*stones.first()?)?;
-        if defender == EMPTY || defender == BORDER {
-            return None;
-        }
+    fn enclose(ground: &mut Ground, stones: &[usize]) -> Option<Local> {
+        let (stride, cells, defender) = (ground.stride, ground.cells, ground.defender);
         let mut in_group = vec![false; cells.len()];
         let mut met = vec![false; cells.len()];
-        let mut ground = Ground::new(stride, cells, defender, settled);
-        let mut todo = at_small_regions(&mut ground, stones);
+        let mut todo = at_small_regions(ground, stones);
         // The group holds at least the stones to walk from, and the points
         // to play are few: room made once, not one push at a time.
         let mut group = Vec::with_capacity(todo.len());
@@ -338,7 +345,7 @@ impl Local {
             whole: false,
             inside: Vec::new(),
         };
-        local.joints = local.joints(cells, &in_group, &mut ground);
+        local.joints = local.joints(cells, &in_group, ground);
         Some(local)
     }
 
@@ -1594,7 +1601,7 @@ mod tests {
             "XOOOOOOX", "XO.O.OOX", "XOO.OXOX", "XOOXOXOX", "XXXXXXXX",
         ];
         let (stride, cells, white) = diagram(&with_open_ground(&cut));
-        let local = Local::enclose(stride, &cells, &[white], &|_| false).expect("an enclosed group");
+        let local = Reading::new(stride, &cells, &|_| false).enclose(&[white]).expect("an enclosed group");
         assert_eq!(Search::new(&local, &cells, false).solve(true, 0), Some(true));
     }
 
@@ -1602,7 +1609,7 @@ mod tests {
     /// ([`Local::whole`]), Black moving first, with open ground below it.
     fn lives_whole(rows: &[&str]) -> bool {
         let (stride, cells, white) = diagram(&with_open_ground(rows));
-        let mut local = Local::enclose(stride, &cells, &[white], &|_| false).expect("an enclosed group");
+        let mut local = Reading::new(stride, &cells, &|_| false).enclose(&[white]).expect("an enclosed group");
         local.read_whole(cells.len());
         Search::new(&local, &cells, false).solve(true, 0) == Some(false)
     }
@@ -1662,7 +1669,7 @@ mod tests {
         let analysis = crate::analysis::Analysis::new(&board);
         let settled = |p: usize| analysis.chain_id(p as Pt).is_some_and(|id| analysis.chain(id).pass_alive);
         let a14 = 6 * stride + 1;
-        let local = Local::enclose(stride, &cells, &[a14], &settled).expect("an enclosed group");
+        let local = Reading::new(stride, &cells, &settled).enclose(&[a14]).expect("an enclosed group");
         assert_ne!(Search::new(&local, &cells, false).solve(true, 0), Some(false));
         let living = Reading::new(stride, &cells, &settled).lives_enclosed(&[a14]).expect("the group lives read whole");
         assert!(living.contains(&a14));
@@ -1684,7 +1691,7 @@ mod tests {
         for rows in diagrams {
             let (stride, cells, white) = diagram(&with_open_ground(rows));
             for whole in [false, true] {
-                let mut local = Local::enclose(stride, &cells, &[white], &|_| false).expect("an enclosed group");
+                let mut local = Reading::new(stride, &cells, &|_| false).enclose(&[white]).expect("an enclosed group");
                 if whole {
                     local.read_whole(cells.len());
                 }
