@@ -1157,15 +1157,23 @@ impl<'a> Search<'a> {
                 self.take_chain(q);
             }
         }
-        let liberties = self.liberties(p, 2);
-        if liberties == 0 {
+        let took = self.taken.len() - played.taken_from;
+        let (legal, ko) = if self.local.nbrs(p).iter().all(|&q| self.cells[q] != color) {
+            // A lone stone's liberties are its empty neighbours; with one,
+            // having taken one stone, it starts a ko.
+            let liberties = self.empty_beside(p);
+            (liberties > 0, took == 1 && liberties == 1)
+        } else {
+            // A stone joining a chain starts no ko, and needs only one
+            // liberty: a capture leaves it one.
+            (took > 0 || self.liberties(p, 1) > 0, false)
+        };
+        if !legal {
             // Nothing was taken: a capture leaves a liberty.
             self.set(p, EMPTY);
             return None;
         }
-        let alone = self.local.nbrs(p).iter().all(|&q| self.cells[q] != color);
-        let one_taken = self.taken.len() == played.taken_from + 1;
-        self.ko = (one_taken && alone && liberties == 1).then(|| self.taken[played.taken_from]);
+        self.ko = ko.then(|| self.taken[played.taken_from]);
         Some(played)
     }
 
@@ -1200,8 +1208,7 @@ impl<'a> Search<'a> {
     fn liberties(&mut self, p: usize, limit: usize) -> usize {
         // The stone's own empty neighbours are liberties: often enough,
         // with no walk.
-        let beside = self.local.nbrs(p).iter().filter(|&&q| self.cells[q] == EMPTY).count();
-        if beside >= limit {
+        if self.empty_beside(p) >= limit {
             return limit;
         }
         self.walk += 1;
@@ -1229,6 +1236,11 @@ impl<'a> Search<'a> {
         }
         self.stack = stack;
         liberties
+    }
+
+    /// The empty neighbours of `p`.
+    fn empty_beside(&self, p: usize) -> usize {
+        self.local.nbrs(p).iter().filter(|&&q| self.cells[q] == EMPTY).count()
     }
 
     /// Removes the chain at `p`, its stones added to [`Search::taken`]
