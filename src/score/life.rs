@@ -753,6 +753,9 @@ struct Units {
     /// Per point, the bit of its unit if it is one of `points` (0 if not):
     /// the cells that change the units' state.
     unit_at: Vec<u64>,
+    /// Per point, the bit of its unit (0 if none): read at first, a stone
+    /// of the group's is its chain's.
+    unit_of: Vec<u64>,
     /// Per unit, the units beside it.
     beside: Vec<u64>,
     /// The units Benson's regions are made of: the regions' points and
@@ -789,6 +792,7 @@ impl Units {
         for &p in &points {
             unit_at[p] = bit(p);
         }
+        let unit_bits = unit_of.iter().map(|&unit| if unit == usize::MAX { 0 } else { 1 << unit }).collect();
         let mut units = Units {
             chains: if first == 64 { u64::MAX } else { (1 << first) - 1 },
             beside: vec![0; first + points.len()],
@@ -797,6 +801,7 @@ impl Units {
             group: local.group.iter().fold(0, |set, &s| set | bit(s)),
             points,
             unit_at,
+            unit_of: unit_bits,
         };
         for &p in local.region.iter().chain(&local.joints).chain(&local.group) {
             let unit = unit_of[p];
@@ -883,6 +888,24 @@ impl Units {
             alive &= twice;
         }
         chains.iter().enumerate().all(|(c, &(chain, _))| chain & self.group == 0 || alive >> c & 1 == 1)
+    }
+
+    /// Whether a unit of `target` is beside the units of `within`
+    /// connected to `seed` ([`Units::component`]), grown only until one is.
+    fn touches(&self, seed: u64, within: u64, target: u64) -> bool {
+        let (mut set, mut grown) = (seed, seed);
+        while grown != 0 {
+            let mut next = 0;
+            for i in ones(grown) {
+                next |= self.beside[i];
+            }
+            if next & target != 0 {
+                return true;
+            }
+            grown = next & within & !set;
+            set |= grown;
+        }
+        false
     }
 
     /// The units of `within` connected to `seed` through `within`, and
@@ -1166,7 +1189,7 @@ impl<'a> Search<'a> {
         } else {
             // A stone joining a chain starts no ko, and needs only one
             // liberty: a capture leaves it one.
-            (took > 0 || self.liberties(p, 1) > 0, false)
+            (took > 0 || self.has_liberty(p), false)
         };
         if !legal {
             // Nothing was taken: a capture leaves a liberty.
@@ -1192,7 +1215,9 @@ impl<'a> Search<'a> {
     /// Whether the chain at `q` has a liberty. Read at first (not whole), a
     /// chain of the group holds at every node all its stones of the start
     /// (losing one ends the line), so a liberty it had then, still empty,
-    /// is one: found there, it needs no walk.
+    /// is one: found there, it needs no walk; nor does an empty neighbour
+    /// of the stone, or an empty unit beside the chain's
+    /// ([`Search::unit_liberty`]).
     fn has_liberty(&mut self, q: usize) -> bool {
         let (lists, chain) = (&self.lists, self.lists.group_chain[q]);
         if !self.local.whole && chain != usize::MAX {
@@ -1201,7 +1226,18 @@ impl<'a> Search<'a> {
                 return true;
             }
         }
-        self.liberties(q, 1) > 0
+        self.empty_beside(q) > 0 || self.unit_liberty(q) || self.walk_liberties(q, 1) > 0
+    }
+
+    /// Whether the defender's chain at `q`, if it holds a unit, has an
+    /// empty unit beside its units: a liberty. The held units connected to
+    /// its own are its chain's.
+    fn unit_liberty(&self, q: usize) -> bool {
+        let Some(units) = &self.lists.units else {
+            return false;
+        };
+        let unit = units.unit_of[q] & self.held;
+        unit != 0 && units.touches(unit, self.held, self.empty)
     }
 
     /// The liberties of the chain at `p`, counted up to `limit`.
@@ -1211,6 +1247,11 @@ impl<'a> Search<'a> {
         if self.empty_beside(p) >= limit {
             return limit;
         }
+        self.walk_liberties(p, limit)
+    }
+
+    /// [`Search::liberties`] by a walk of the chain.
+    fn walk_liberties(&mut self, p: usize, limit: usize) -> usize {
         self.walk += 1;
         let color = self.cells[p];
         self.walked[p] = self.walk;
