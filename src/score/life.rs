@@ -758,6 +758,8 @@ struct Units {
     unit_of: Vec<u64>,
     /// Per unit, the units beside it.
     beside: Vec<u64>,
+    /// Every unit.
+    all: u64,
     /// The units Benson's regions are made of: the regions' points and
     /// (read whole) the group's.
     eye_space: u64,
@@ -796,6 +798,7 @@ impl Units {
         let mut units = Units {
             chains: if first == 64 { u64::MAX } else { (1 << first) - 1 },
             beside: vec![0; first + points.len()],
+            all: u64::MAX >> (64 - (first + points.len())),
             eye_space: local.region.iter().chain(group).fold(0, |set, &p| set | bit(p)),
             leaks: 0,
             group: local.group.iter().fold(0, |set, &s| set | bit(s)),
@@ -1229,15 +1232,16 @@ impl<'a> Search<'a> {
         self.empty_beside(q) > 0 || self.unit_liberty(q) || self.walk_liberties(q, 1) > 0
     }
 
-    /// Whether the defender's chain at `q`, if it holds a unit, has an
-    /// empty unit beside its units: a liberty. The held units connected to
+    /// Whether the chain at `q`, if it holds a unit, has an empty unit
+    /// beside its units: a liberty. The units of its colour connected to
     /// its own are its chain's.
     fn unit_liberty(&self, q: usize) -> bool {
         let Some(units) = &self.lists.units else {
             return false;
         };
-        let unit = units.unit_of[q] & self.held;
-        unit != 0 && units.touches(unit, self.held, self.empty)
+        let unit = units.unit_of[q];
+        let ours = if unit & self.held != 0 { self.held } else { units.all & !self.held & !self.empty };
+        unit & ours != 0 && units.touches(unit, ours, self.empty)
     }
 
     /// The liberties of the chain at `p`, counted up to `limit`.
