@@ -170,12 +170,17 @@ pub struct Reading<'a> {
     /// condition does not depend on how it numbers the chains. So it would
     /// answer as before, in as many nodes.
     lives: Vec<(Vec<usize>, Option<Vec<usize>>)>,
+    /// Per point, whether it is a stone of a group of more than one chain
+    /// that [`Reading::dies_enclosed`] found: every chain of such a group
+    /// has a liberty in one of its regions, so any of them grows the same
+    /// group again, which is no one chain.
+    in_many_chains: Vec<bool>,
 }
 
 impl<'a> Reading<'a> {
     pub fn new(stride: usize, cells: &'a [u8], settled: &'a dyn Fn(usize) -> bool) -> Reading<'a> {
         let ground = |defender| Ground::new(stride, cells, defender, settled);
-        Reading { stride, cells, grounds: [ground(1), ground(2)], lives: Vec::new() }
+        Reading { stride, cells, grounds: [ground(1), ground(2)], lives: Vec::new(), in_many_chains: vec![false; cells.len()] }
     }
 
     /// [`Local::enclose`] on the walks of the stones' colour.
@@ -211,11 +216,20 @@ impl<'a> Reading<'a> {
     /// its outside liberties loses nothing, since they lead nowhere.
     pub fn dies_enclosed(&mut self, stones: &[usize], dead: impl Fn(usize) -> bool) -> bool {
         let cells = self.cells;
+        if stones.first().is_some_and(|&s| self.in_many_chains[s]) {
+            return false;
+        }
         let Some(local) = self.enclose(stones) else {
             return false;
         };
         let position = Position::from_cells(self.stride, cells);
-        if !local.walled_in(&position, cells) {
+        if position.chain(local.group[0]).0.len() != local.group.len() {
+            for &s in &local.group {
+                self.in_many_chains[s] = true;
+            }
+            return false;
+        }
+        if !local.walled_in(cells) {
             return false;
         }
         // The walls only help the defender: a group the attacker cannot take
@@ -422,18 +436,16 @@ impl Local {
         if self.whole { 2 * left < self.group.len() } else { left < self.group.len() }
     }
 
-    /// Whether the group is one chain whose liberties outside the regions
-    /// touch nothing but it, the attacker's stones and the other points
-    /// of the local game.
-    fn walled_in(&self, position: &Position, cells: &[u8]) -> bool {
-        position.chain(self.group[0]).0.len() == self.group.len()
-            && self.outside.iter().all(|&p| {
-                self.nbrs(p).into_iter().all(|q| match cells[q] {
-                    EMPTY => self.is_local(q),
-                    c if c == self.defender => self.group.contains(&q),
-                    _ => true,
-                })
+    /// Whether the group's liberties outside the regions touch nothing but
+    /// it, the attacker's stones and the other points of the local game.
+    fn walled_in(&self, cells: &[u8]) -> bool {
+        self.outside.iter().all(|&p| {
+            self.nbrs(p).into_iter().all(|q| match cells[q] {
+                EMPTY => self.is_local(q),
+                c if c == self.defender => self.group.contains(&q),
+                _ => true,
             })
+        })
     }
 
     /// Whether the reader finds the group losing its race with the wall at
