@@ -170,24 +170,36 @@ pub struct Reading<'a> {
     /// condition does not depend on how it numbers the chains. So it would
     /// answer as before, in as many nodes.
     lives: Vec<(Vec<usize>, Option<Vec<usize>>)>,
-    /// Per point, whether it is a stone of a group of more than one chain
-    /// that [`Reading::dies_enclosed`] found: every chain of such a group
-    /// has a liberty in one of its regions, so any of them grows the same
-    /// group again, which is no one chain.
-    in_many_chains: Vec<bool>,
+    /// Per point, whether it is a stone [`Reading::dies_enclosed`] answers
+    /// "no" for with no enclose: a stone of a group of more than one chain
+    /// that an enclose found, or grew before it found too many points to
+    /// play. Every chain of such a group has a liberty in one of its
+    /// regions (the first chains kept, the others reached through a
+    /// region's border), so any of them grows the same group again.
+    not_dying: Vec<bool>,
 }
 
 impl<'a> Reading<'a> {
     pub fn new(stride: usize, cells: &'a [u8], settled: &'a dyn Fn(usize) -> bool) -> Reading<'a> {
         let ground = |defender| Ground::new(stride, cells, defender, settled);
-        Reading { stride, cells, grounds: [ground(1), ground(2)], lives: Vec::new(), in_many_chains: vec![false; cells.len()] }
+        Reading { stride, cells, grounds: [ground(1), ground(2)], lives: Vec::new(), not_dying: vec![false; cells.len()] }
     }
 
     /// [`Local::enclose`] on the walks of the stones' colour.
-    fn enclose(&mut self, stones: &[usize]) -> Option<Local> {
-        let defender = *self.cells.get(*stones.first()?)?;
-        let ground = self.grounds.get_mut(usize::from(defender).checked_sub(1)?)?;
-        Local::enclose(ground, stones)
+    fn enclose(&mut self, stones: &[usize]) -> Result<Local, Vec<usize>> {
+        let defender = stones.first().map_or(EMPTY, |&s| self.cells[s]);
+        match self.grounds.get_mut(usize::from(defender).wrapping_sub(1)) {
+            Some(ground) => Local::enclose(ground, stones),
+            None => Err(Vec::new()),
+        }
+    }
+
+    /// Marks `stones` [`Reading::not_dying`]; `false`.
+    fn not_dying_all(&mut self, stones: &[usize]) -> bool {
+        for &s in stones {
+            self.not_dying[s] = true;
+        }
+        false
     }
 
     /// Whether the group of `stones` lives with the attacker moving first:
@@ -196,7 +208,7 @@ impl<'a> Reading<'a> {
     /// whole, less its chains in atari) when it does, `None` when it can be
     /// killed, is not enclosed by small regions, or the budget ran out.
     pub fn lives_enclosed(&mut self, stones: &[usize]) -> Option<Vec<usize>> {
-        let local = self.enclose(stones)?;
+        let local = self.enclose(stones).ok()?;
         let mut group = local.group.clone();
         group.sort_unstable();
         if let Some((_, answer)) = self.lives.iter().find(|(read, _)| *read == group) {
@@ -216,18 +228,16 @@ impl<'a> Reading<'a> {
     /// its outside liberties loses nothing, since they lead nowhere.
     pub fn dies_enclosed(&mut self, stones: &[usize], dead: impl Fn(usize) -> bool) -> bool {
         let cells = self.cells;
-        if stones.first().is_some_and(|&s| self.in_many_chains[s]) {
+        if stones.first().is_some_and(|&s| self.not_dying[s]) {
             return false;
         }
-        let Some(local) = self.enclose(stones) else {
-            return false;
+        let local = match self.enclose(stones) {
+            Ok(local) => local,
+            Err(grown) => return self.not_dying_all(&grown),
         };
         let position = Position::from_cells(self.stride, cells);
         if position.chain(local.group[0]).0.len() != local.group.len() {
-            for &s in &local.group {
-                self.in_many_chains[s] = true;
-            }
-            return false;
+            return self.not_dying_all(&local.group);
         }
         if !local.walled_in(cells) {
             return false;
@@ -301,9 +311,10 @@ struct Local {
 impl Local {
     /// The group's chains with a liberty in a small region, grown by every
     /// chain of its colour beside one of those regions, the regions, and
-    /// its liberties outside them; `None` if it has no region, or more than
-    /// [`MAX_REGION_POINTS`] points to play.
-    fn enclose(ground: &mut Ground, stones: &[usize]) -> Option<Local> {
+    /// its liberties outside them. If it has no region, or more than
+    /// [`MAX_REGION_POINTS`] points to play, the stones grown so far (none
+    /// if no region).
+    fn enclose(ground: &mut Ground, stones: &[usize]) -> Result<Local, Vec<usize>> {
         let (stride, cells, defender) = (ground.stride, ground.cells, ground.defender);
         let mut in_group = vec![false; cells.len()];
         let mut met = vec![false; cells.len()];
@@ -339,11 +350,11 @@ impl Local {
                 }
             }
             if region.len() + outside.len() > MAX_REGION_POINTS {
-                return None;
+                return Err(group);
             }
         }
         if region.is_empty() {
-            return None;
+            return Err(Vec::new());
         }
         region.sort_unstable();
         outside.sort_unstable();
@@ -360,7 +371,7 @@ impl Local {
             inside: Vec::new(),
         };
         local.joints = local.joints(cells, &in_group, ground);
-        Some(local)
+        Ok(local)
     }
 
     /// The outside liberties beside two chains of the group whose other
