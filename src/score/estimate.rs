@@ -1061,13 +1061,14 @@ impl Estimator {
 
     /// A dead group with small regions of its own (its other liberties on
     /// open ground) lives if the attacker, moving first, cannot capture it
-    /// there, or read whole gets pass-alive ([`life::lives_enclosed`]), with
+    /// there, or read whole gets pass-alive ([`life::Reading::lives_enclosed`]), with
     /// the chains of its colour that share those regions: the playouts fill
     /// such eye spaces at random.
     fn keep_enclosed_living(&self, linked: &[bool], root: &[usize], dead_chain: &mut [bool]) {
         let n = self.chains.len();
         let mut asked = vec![false; n];
         let settled = |p| self.settled(p);
+        let mut reading = life::Reading::new(self.stride, &self.cells, &settled);
         for id in 0..n {
             if !linked[id] || !dead_chain[id] || asked[root[id]] {
                 continue;
@@ -1075,7 +1076,7 @@ impl Estimator {
             asked[root[id]] = true;
             let group = (id..n).filter(|&j| linked[j] && root[j] == root[id]);
             let stones: Vec<usize> = group.flat_map(|j| self.chain_stones(j).iter().copied()).collect();
-            if let Some(living) = life::lives_enclosed(self.stride, &self.cells, &stones, &settled) {
+            if let Some(living) = reading.lives_enclosed(&stones) {
                 for p in living {
                     dead_chain[self.chain_of[p] as usize] = false;
                 }
@@ -1085,14 +1086,15 @@ impl Estimator {
 
     /// Step 7 of the method: a living chain walled in with small regions
     /// of its own is dead if the attacker captures it there even with the
-    /// chain's side moving first ([`life::dies_enclosed`]). Returns the
+    /// chain's side moving first ([`life::Reading::dies_enclosed`]). Returns the
     /// chains it kills.
     fn kill_enclosed_dying(&self, linked: &[bool], dead_chain: &mut [bool]) -> Vec<usize> {
         let settled = |p| self.settled(p);
+        let mut reading = life::Reading::new(self.stride, &self.cells, &settled);
         let mut killed = Vec::new();
         for id in 0..self.chains.len() {
             let dead = |p: usize| dead_chain[self.chain_of[p] as usize];
-            if linked[id] && !dead_chain[id] && life::dies_enclosed(self.stride, &self.cells, self.chain_stones(id), &settled, dead) {
+            if linked[id] && !dead_chain[id] && reading.dies_enclosed(self.chain_stones(id), dead) {
                 dead_chain[id] = true;
                 killed.push(id);
             }

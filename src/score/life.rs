@@ -28,7 +28,7 @@
 //! (`KGS2002/2002-12-29-9.sgf`).
 //!
 //! "It dies" is sound only where those assumptions hold
-//! ([`dies_enclosed`]): one chain, walled in (its liberties outside the
+//! ([`Reading::dies_enclosed`]): one chain, walled in (its liberties outside the
 //! regions lead nowhere), the attacker capturing it even when it moves
 //! first. A wall short of liberties may be in seki with the chain, or
 //! fall to it, which a game on the chain's points alone does not see:
@@ -72,8 +72,8 @@ fn nbrs(stride: usize, p: usize) -> [usize; 4] {
     [p - stride, p - 1, p + 1, p + stride]
 }
 
-/// The walks of [`Ground::small_region`] over one board, with what they
-/// found kept for the next.
+/// The walks of [`Ground::small_region`] over one board for one colour
+/// as the defender's, with what they found kept for the next.
 struct Ground<'a> {
     stride: usize,
     cells: &'a [u8],
@@ -150,19 +150,119 @@ impl<'a> Ground<'a> {
     }
 }
 
-/// Whether the group of `stones` (cells in the board's padded layout: 0
-/// empty, 1 black, 2 white, 3 border) lives with the attacker moving
-/// first: `Some(chains)` (the stones of its chains with a liberty in those
-/// regions, grown by the chains of its colour that share them; read
-/// whole, less its chains in atari) when it does, `None` when it can be
-/// killed, is not enclosed by small regions, or the budget ran out.
-pub fn lives_enclosed(stride: usize, cells: &[u8], stones: &[usize], settled: &dyn Fn(usize) -> bool) -> Option<Vec<usize>> {
-    let mut local = Local::enclose(stride, cells, stones, settled)?;
+/// The life-and-death readings of one board: its cells (in the padded
+/// layout: 0 empty, 1 black, 2 white, 3 border) and its `settled` stones
+/// (those of pass-alive chains), with what one reading finds kept for the
+/// next.
+pub struct Reading<'a> {
+    stride: usize,
+    cells: &'a [u8],
+    /// The walks over small regions with black, then white, as the
+    /// defender: the open ground one walk finds, every later one meets
+    /// again.
+    grounds: [Ground<'a>; 2],
+    /// [`Reading::lives_enclosed`]'s answers by the group read, its stones
+    /// sorted. The stones asked about in two calls may grow to the same
+    /// group (chains joined by the regions they share), and its reading
+    /// does not depend on the order its stones were met in: the moves are
+    /// tried by their rank and point, the keys of its positions, laid out
+    /// in another order, tell the same positions apart, and Benson's
+    /// condition does not depend on how it numbers the chains. So it would
+    /// answer as before, in as many nodes.
+    lives: Vec<(Vec<usize>, Option<Vec<usize>>)>,
+    /// Per point, whether it is a stone [`Reading::dies_enclosed`] answers
+    /// "no" for with no enclose: a stone of a group of more than one chain
+    /// that an enclose found, or grew before it found too many points to
+    /// play. Every chain of such a group has a liberty in one of its
+    /// regions (the first chains kept, the others reached through a
+    /// region's border), so any of them grows the same group again.
+    not_dying: Vec<bool>,
+}
+
+impl<'a> Reading<'a> {
+    pub fn new(stride: usize, cells: &'a [u8], settled: &'a dyn Fn(usize) -> bool) -> Reading<'a> {
+        let ground = |defender| Ground::new(stride, cells, defender, settled);
+        Reading { stride, cells, grounds: [ground(1), ground(2)], lives: Vec::new(), not_dying: vec![false; cells.len()] }
+    }
+
+    /// [`Local::enclose`] on the walks of the stones' colour.
+    fn enclose(&mut self, stones: &[usize]) -> Result<Local, Vec<usize>> {
+        let defender = stones.first().map_or(EMPTY, |&s| self.cells[s]);
+        match self.grounds.get_mut(usize::from(defender).wrapping_sub(1)) {
+            Some(ground) => Local::enclose(ground, stones),
+            None => Err(Vec::new()),
+        }
+    }
+
+    /// Marks `stones` [`Reading::not_dying`]; `false`.
+    fn not_dying_all(&mut self, stones: &[usize]) -> bool {
+        for &s in stones {
+            self.not_dying[s] = true;
+        }
+        false
+    }
+
+    /// Whether the group of `stones` lives with the attacker moving first:
+    /// `Some(chains)` (the stones of its chains with a liberty in those
+    /// regions, grown by the chains of its colour that share them; read
+    /// whole, less its chains in atari) when it does, `None` when it can be
+    /// killed, is not enclosed by small regions, or the budget ran out.
+    pub fn lives_enclosed(&mut self, stones: &[usize]) -> Option<Vec<usize>> {
+        let local = self.enclose(stones).ok()?;
+        let mut group = local.group.clone();
+        group.sort_unstable();
+        if let Some((_, answer)) = self.lives.iter().find(|(read, _)| *read == group) {
+            return answer.clone();
+        }
+        let answer = lives(local, self.cells);
+        self.lives.push((group, answer.clone()));
+        answer
+    }
+
+    /// Whether the one chain at `stones` dies even moving first. It must be
+    /// walled in: its liberties outside its small regions lead nowhere (no
+    /// empty point or stone of its colour beyond them), and no enemy chain
+    /// around it called `dead`. Then the attacker capturing it there,
+    /// whatever it plays first, with the walls that could give way read
+    /// too ([`Local::with_walls`]), decides it; the defender not playing
+    /// its outside liberties loses nothing, since they lead nowhere.
+    pub fn dies_enclosed(&mut self, stones: &[usize], dead: impl Fn(usize) -> bool) -> bool {
+        let cells = self.cells;
+        if stones.first().is_some_and(|&s| self.not_dying[s]) {
+            return false;
+        }
+        let local = match self.enclose(stones) {
+            Ok(local) => local,
+            Err(grown) => return self.not_dying_all(&grown),
+        };
+        let position = Position::from_cells(self.stride, cells);
+        if position.chain(local.group[0]).0.len() != local.group.len() {
+            return self.not_dying_all(&local.group);
+        }
+        if !local.walled_in(cells) {
+            return false;
+        }
+        // The walls only help the defender: a group the attacker cannot take
+        // on the group's own points needs them read no further.
+        if Search::new(&local, cells, true).solve(false, 0) != Some(true) {
+            return false;
+        }
+        let Some(local) = local.with_walls(&position, cells, dead) else {
+            return false;
+        };
+        let mut search = Search::new(&local, cells, true);
+        search.budget = WALLS_NODE_BUDGET;
+        search.solve(false, 0) == Some(true)
+    }
+}
+
+/// [`Reading::lives_enclosed`] on the enclosed group `local`.
+fn lives(mut local: Local, cells: &[u8]) -> Option<Vec<usize>> {
     if Search::new(&local, cells, false).solve(true, 0) == Some(false) {
         return Some(local.group);
     }
     // One chain read whole is read as above, only more strictly.
-    let position = Position::from_cells(stride, cells);
+    let position = Position::from_cells(local.stride, cells);
     if position.chain(local.group[0]).0.len() == local.group.len() {
         return None;
     }
@@ -173,35 +273,6 @@ pub fn lives_enclosed(stride: usize, cells: &[u8], stones: &[usize], settled: &d
     // Its chains in atari the attacker takes at once: the group lives
     // without them.
     Some(local.group.iter().copied().filter(|&s| position.chain(s).1.len() > 1).collect())
-}
-
-/// Whether the one chain at `stones` (cells as in [`lives_enclosed`]) dies
-/// even moving first. It must be walled in: its liberties outside its
-/// small regions lead nowhere (no empty point or stone of its colour
-/// beyond them), and no enemy chain around it called `dead`. Then the
-/// attacker capturing it there, whatever it plays first, with the walls
-/// that could give way read too ([`Local::with_walls`]), decides it; the
-/// defender not playing its outside liberties loses nothing, since they
-/// lead nowhere.
-pub fn dies_enclosed(stride: usize, cells: &[u8], stones: &[usize], settled: &dyn Fn(usize) -> bool, dead: impl Fn(usize) -> bool) -> bool {
-    let Some(local) = Local::enclose(stride, cells, stones, settled) else {
-        return false;
-    };
-    let position = Position::from_cells(stride, cells);
-    if !local.walled_in(&position, cells) {
-        return false;
-    }
-    // The walls only help the defender: a group the attacker cannot take
-    // on the group's own points needs them read no further.
-    if Search::new(&local, cells, true).solve(false, 0) != Some(true) {
-        return false;
-    }
-    let Some(local) = local.with_walls(&position, cells, dead) else {
-        return false;
-    };
-    let mut search = Search::new(&local, cells, true);
-    search.budget = WALLS_NODE_BUDGET;
-    search.solve(false, 0) == Some(true)
 }
 
 /// The group and the regions it encloses.
@@ -240,17 +311,14 @@ struct Local {
 impl Local {
     /// The group's chains with a liberty in a small region, grown by every
     /// chain of its colour beside one of those regions, the regions, and
-    /// its liberties outside them; `None` if it has no region, or more than
-    /// [`MAX_REGION_POINTS`] points to play.
-    fn enclose(stride: usize, cells: &[u8], stones: &[usize], settled: &dyn Fn(usize) -> bool) -> Option<Local> {
-        let defender = *cells.get(*stones.first()?)?;
-        if defender == EMPTY || defender == BORDER {
-            return None;
-        }
+    /// its liberties outside them. If it has no region, or more than
+    /// [`MAX_REGION_POINTS`] points to play, the stones grown so far (none
+    /// if no region).
+    fn enclose(ground: &mut Ground, stones: &[usize]) -> Result<Local, Vec<usize>> {
+        let (stride, cells, defender) = (ground.stride, ground.cells, ground.defender);
         let mut in_group = vec![false; cells.len()];
         let mut met = vec![false; cells.len()];
-        let mut ground = Ground::new(stride, cells, defender, settled);
-        let mut todo = at_small_regions(&mut ground, stones);
+        let mut todo = at_small_regions(ground, stones);
         // The group holds at least the stones to walk from, and the points
         // to play are few: room made once, not one push at a time.
         let mut group = Vec::with_capacity(todo.len());
@@ -282,11 +350,11 @@ impl Local {
                 }
             }
             if region.len() + outside.len() > MAX_REGION_POINTS {
-                return None;
+                return Err(group);
             }
         }
         if region.is_empty() {
-            return None;
+            return Err(Vec::new());
         }
         region.sort_unstable();
         outside.sort_unstable();
@@ -302,8 +370,8 @@ impl Local {
             whole: false,
             inside: Vec::new(),
         };
-        local.joints = local.joints(cells, &in_group, &mut ground);
-        Some(local)
+        local.joints = local.joints(cells, &in_group, ground);
+        Ok(local)
     }
 
     /// The outside liberties beside two chains of the group whose other
@@ -379,18 +447,16 @@ impl Local {
         if self.whole { 2 * left < self.group.len() } else { left < self.group.len() }
     }
 
-    /// Whether the group is one chain whose liberties outside the regions
-    /// touch nothing but it, the attacker's stones and the other points
-    /// of the local game.
-    fn walled_in(&self, position: &Position, cells: &[u8]) -> bool {
-        position.chain(self.group[0]).0.len() == self.group.len()
-            && self.outside.iter().all(|&p| {
-                self.nbrs(p).into_iter().all(|q| match cells[q] {
-                    EMPTY => self.is_local(q),
-                    c if c == self.defender => self.group.contains(&q),
-                    _ => true,
-                })
+    /// Whether the group's liberties outside the regions touch nothing but
+    /// it, the attacker's stones and the other points of the local game.
+    fn walled_in(&self, cells: &[u8]) -> bool {
+        self.outside.iter().all(|&p| {
+            self.nbrs(p).into_iter().all(|q| match cells[q] {
+                EMPTY => self.is_local(q),
+                c if c == self.defender => self.group.contains(&q),
+                _ => true,
             })
+        })
     }
 
     /// Whether the reader finds the group losing its race with the wall at
@@ -710,8 +776,13 @@ struct Units {
     /// Per point, the bit of its unit if it is one of `points` (0 if not):
     /// the cells that change the units' state.
     unit_at: Vec<u64>,
+    /// Per point, the bit of its unit (0 if none): read at first, a stone
+    /// of the group's is its chain's.
+    unit_of: Vec<u64>,
     /// Per unit, the units beside it.
     beside: Vec<u64>,
+    /// Every unit.
+    all: u64,
     /// The units Benson's regions are made of: the regions' points and
     /// (read whole) the group's.
     eye_space: u64,
@@ -746,14 +817,17 @@ impl Units {
         for &p in &points {
             unit_at[p] = bit(p);
         }
+        let unit_bits = unit_of.iter().map(|&unit| if unit == usize::MAX { 0 } else { 1 << unit }).collect();
         let mut units = Units {
             chains: if first == 64 { u64::MAX } else { (1 << first) - 1 },
             beside: vec![0; first + points.len()],
+            all: u64::MAX >> (64 - (first + points.len())),
             eye_space: local.region.iter().chain(group).fold(0, |set, &p| set | bit(p)),
             leaks: 0,
             group: local.group.iter().fold(0, |set, &s| set | bit(s)),
             points,
             unit_at,
+            unit_of: unit_bits,
         };
         for &p in local.region.iter().chain(&local.joints).chain(&local.group) {
             let unit = unit_of[p];
@@ -840,6 +914,24 @@ impl Units {
             alive &= twice;
         }
         chains.iter().enumerate().all(|(c, &(chain, _))| chain & self.group == 0 || alive >> c & 1 == 1)
+    }
+
+    /// Whether a unit of `target` is beside the units of `within`
+    /// connected to `seed` ([`Units::component`]), grown only until one is.
+    fn touches(&self, seed: u64, within: u64, target: u64) -> bool {
+        let (mut set, mut grown) = (seed, seed);
+        while grown != 0 {
+            let mut next = 0;
+            for i in ones(grown) {
+                next |= self.beside[i];
+            }
+            if next & target != 0 {
+                return true;
+            }
+            grown = next & within & !set;
+            set |= grown;
+        }
+        false
     }
 
     /// The units of `within` connected to `seed` through `within`, and
@@ -1114,15 +1206,23 @@ impl<'a> Search<'a> {
                 self.take_chain(q);
             }
         }
-        let liberties = self.liberties(p, 2);
-        if liberties == 0 {
+        let took = self.taken.len() - played.taken_from;
+        let (legal, ko) = if self.local.nbrs(p).iter().all(|&q| self.cells[q] != color) {
+            // A lone stone's liberties are its empty neighbours; with one,
+            // having taken one stone, it starts a ko.
+            let liberties = self.empty_beside(p);
+            (liberties > 0, took == 1 && liberties == 1)
+        } else {
+            // A stone joining a chain starts no ko, and needs only one
+            // liberty: a capture leaves it one.
+            (took > 0 || self.has_liberty(p), false)
+        };
+        if !legal {
             // Nothing was taken: a capture leaves a liberty.
             self.set(p, EMPTY);
             return None;
         }
-        let alone = self.local.nbrs(p).iter().all(|&q| self.cells[q] != color);
-        let one_taken = self.taken.len() == played.taken_from + 1;
-        self.ko = (one_taken && alone && liberties == 1).then(|| self.taken[played.taken_from]);
+        self.ko = ko.then(|| self.taken[played.taken_from]);
         Some(played)
     }
 
@@ -1141,7 +1241,9 @@ impl<'a> Search<'a> {
     /// Whether the chain at `q` has a liberty. Read at first (not whole), a
     /// chain of the group holds at every node all its stones of the start
     /// (losing one ends the line), so a liberty it had then, still empty,
-    /// is one: found there, it needs no walk.
+    /// is one: found there, it needs no walk; nor does an empty neighbour
+    /// of the stone, or an empty unit beside the chain's
+    /// ([`Search::unit_liberty`]).
     fn has_liberty(&mut self, q: usize) -> bool {
         let (lists, chain) = (&self.lists, self.lists.group_chain[q]);
         if !self.local.whole && chain != usize::MAX {
@@ -1150,17 +1252,33 @@ impl<'a> Search<'a> {
                 return true;
             }
         }
-        self.liberties(q, 1) > 0
+        self.empty_beside(q) > 0 || self.unit_liberty(q) || self.walk_liberties(q, 1) > 0
+    }
+
+    /// Whether the chain at `q`, if it holds a unit, has an empty unit
+    /// beside its units: a liberty. The units of its colour connected to
+    /// its own are its chain's.
+    fn unit_liberty(&self, q: usize) -> bool {
+        let Some(units) = &self.lists.units else {
+            return false;
+        };
+        let unit = units.unit_of[q];
+        let ours = if unit & self.held != 0 { self.held } else { units.all & !self.held & !self.empty };
+        unit & ours != 0 && units.touches(unit, ours, self.empty)
     }
 
     /// The liberties of the chain at `p`, counted up to `limit`.
     fn liberties(&mut self, p: usize, limit: usize) -> usize {
         // The stone's own empty neighbours are liberties: often enough,
         // with no walk.
-        let beside = self.local.nbrs(p).iter().filter(|&&q| self.cells[q] == EMPTY).count();
-        if beside >= limit {
+        if self.empty_beside(p) >= limit {
             return limit;
         }
+        self.walk_liberties(p, limit)
+    }
+
+    /// [`Search::liberties`] by a walk of the chain.
+    fn walk_liberties(&mut self, p: usize, limit: usize) -> usize {
         self.walk += 1;
         let color = self.cells[p];
         self.walked[p] = self.walk;
@@ -1186,6 +1304,11 @@ impl<'a> Search<'a> {
         }
         self.stack = stack;
         liberties
+    }
+
+    /// The empty neighbours of `p`.
+    fn empty_beside(&self, p: usize) -> usize {
+        self.local.nbrs(p).iter().filter(|&&q| self.cells[q] == EMPTY).count()
     }
 
     /// Removes the chain at `p`, its stones added to [`Search::taken`]
@@ -1450,7 +1573,7 @@ mod tests {
     /// small region itself).
     fn lives(rows: &[&str]) -> bool {
         let (stride, cells, white) = diagram(&with_open_ground(rows));
-        lives_enclosed(stride, &cells, &[white], &|_| false).is_some()
+        Reading::new(stride, &cells, &|_| false).lives_enclosed(&[white]).is_some()
     }
 
     #[test]
@@ -1518,7 +1641,7 @@ mod tests {
         let rows: Vec<&str> = ["XXXXXXXO", "XOOOOOO.", "XO.OO.O.", "XOOOOOO.", "XXXXXXX."].into_iter().chain([open.as_str(); 5]).collect();
         let (stride, cells, corner) = diagram(&rows);
         let group = 2 * stride + 2;
-        let living = lives_enclosed(stride, &cells, &[group, corner], &|_| false).expect("the group lives");
+        let living = Reading::new(stride, &cells, &|_| false).lives_enclosed(&[group, corner]).expect("the group lives");
         assert!(living.contains(&group) && !living.contains(&corner));
     }
 
@@ -1558,7 +1681,7 @@ mod tests {
             "XOOOOOOX", "XO.O.OOX", "XOO.OXOX", "XOOXOXOX", "XXXXXXXX",
         ];
         let (stride, cells, white) = diagram(&with_open_ground(&cut));
-        let local = Local::enclose(stride, &cells, &[white], &|_| false).expect("an enclosed group");
+        let local = Reading::new(stride, &cells, &|_| false).enclose(&[white]).expect("an enclosed group");
         assert_eq!(Search::new(&local, &cells, false).solve(true, 0), Some(true));
     }
 
@@ -1566,7 +1689,7 @@ mod tests {
     /// ([`Local::whole`]), Black moving first, with open ground below it.
     fn lives_whole(rows: &[&str]) -> bool {
         let (stride, cells, white) = diagram(&with_open_ground(rows));
-        let mut local = Local::enclose(stride, &cells, &[white], &|_| false).expect("an enclosed group");
+        let mut local = Reading::new(stride, &cells, &|_| false).enclose(&[white]).expect("an enclosed group");
         local.read_whole(cells.len());
         Search::new(&local, &cells, false).solve(true, 0) == Some(false)
     }
@@ -1626,9 +1749,9 @@ mod tests {
         let analysis = crate::analysis::Analysis::new(&board);
         let settled = |p: usize| analysis.chain_id(p as Pt).is_some_and(|id| analysis.chain(id).pass_alive);
         let a14 = 6 * stride + 1;
-        let local = Local::enclose(stride, &cells, &[a14], &settled).expect("an enclosed group");
+        let local = Reading::new(stride, &cells, &settled).enclose(&[a14]).expect("an enclosed group");
         assert_ne!(Search::new(&local, &cells, false).solve(true, 0), Some(false));
-        let living = lives_enclosed(stride, &cells, &[a14], &settled).expect("the group lives read whole");
+        let living = Reading::new(stride, &cells, &settled).lives_enclosed(&[a14]).expect("the group lives read whole");
         assert!(living.contains(&a14));
     }
 
@@ -1648,7 +1771,7 @@ mod tests {
         for rows in diagrams {
             let (stride, cells, white) = diagram(&with_open_ground(rows));
             for whole in [false, true] {
-                let mut local = Local::enclose(stride, &cells, &[white], &|_| false).expect("an enclosed group");
+                let mut local = Reading::new(stride, &cells, &|_| false).enclose(&[white]).expect("an enclosed group");
                 if whole {
                     local.read_whole(cells.len());
                 }
@@ -1682,11 +1805,11 @@ mod tests {
     }
 
     /// Whether the white chain at column `x`, row `y` of the diagram dies
-    /// even moving first ([`dies_enclosed`]), no stone on the board dead.
+    /// even moving first ([`Reading::dies_enclosed`]), no stone on the board dead.
     fn chain_dies(rows: &[&str], x: usize, y: usize) -> bool {
         let (stride, cells, _) = diagram(rows);
         let (chain, _) = Position::from_cells(stride, &cells).chain((y + 1) * stride + x + 1);
-        dies_enclosed(stride, &cells, &chain, &|_| false, |_| false)
+        Reading::new(stride, &cells, &|_| false).dies_enclosed(&chain, |_| false)
     }
 
     /// [`chain_dies`] for the white group at the top left of the diagram,
@@ -1816,7 +1939,7 @@ mod tests {
         let analysis = crate::analysis::Analysis::new(&board);
         let settled = |p: usize| analysis.chain_id(p as Pt).is_some_and(|id| analysis.chain(id).pass_alive);
         let (chain, _) = Position::from_cells(stride, &cells).chain(stride + 10);
-        assert!(dies_enclosed(stride, &cells, &chain, &settled, |_| false));
-        assert!(!dies_enclosed(stride, &cells, &chain, &|_| false, |_| false));
+        assert!(Reading::new(stride, &cells, &settled).dies_enclosed(&chain, |_| false));
+        assert!(!Reading::new(stride, &cells, &|_| false).dies_enclosed(&chain, |_| false));
     }
 }
