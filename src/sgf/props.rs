@@ -120,12 +120,17 @@ impl Point {
 
     /// Reads a point: exactly two letters (`dd`, `pQ`). No white space.
     pub fn parse(s: &str) -> Result<Point, ValueError> {
-        match s.as_bytes() {
-            &[a, b] => match (letter_value(a), letter_value(b)) {
-                (Some(x), Some(y)) => Ok(Point { x, y }),
-                _ => Err(ValueError::new(s, "a point must be two letters a-z or A-Z")),
-            },
-            _ => Err(ValueError::new(s, "a point must be two letters a-z or A-Z")),
+        Point::from_letters(s.as_bytes()).ok_or_else(|| ValueError::new(s, "a point must be two letters a-z or A-Z"))
+    }
+
+    /// [`Point::parse`] of a value's bytes, with no error to make: the
+    /// reading in hand of the commonest value of a list of points (a
+    /// handicap stone, a mark).
+    #[inline]
+    pub(crate) fn from_letters(value: &[u8]) -> Option<Point> {
+        match *value {
+            [x, y] => Some(Point { x: letter_value(x)?, y: letter_value(y)? }),
+            _ => None,
         }
     }
 
@@ -246,12 +251,10 @@ pub fn parse_point_or_rectangle(value: &str) -> Result<(Point, Point), ValueErro
     // Nearly every value is one point (a handicap stone, a mark): read in
     // the caller, which takes the `Result` apart there, rather than made
     // and returned through memory.
-    if let [x, y] = *value.as_bytes()
-        && let (Some(x), Some(y)) = (letter_value(x), letter_value(y))
-    {
-        return Ok((Point { x, y }, Point { x, y }));
+    match Point::from_letters(value.as_bytes()) {
+        Some(p) => Ok((p, p)),
+        None => parse_rectangle(value),
     }
-    parse_rectangle(value)
 }
 
 /// [`parse_point_or_rectangle`] of any value but a point's two letters.

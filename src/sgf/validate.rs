@@ -179,15 +179,6 @@ impl WellFormed {
     }
 }
 
-/// A value of two letters, a point as [`Point::parse`] reads it.
-#[inline]
-fn lone_point(value: &[u8]) -> Option<Point> {
-    match *value {
-        [x, y] => Some(Point { x: props::letter_value(x)?, y: props::letter_value(y)? }),
-        _ => None,
-    }
-}
-
 /// Properties whose points must be distinct within a node (`FF[4]`).
 fn point_group(id: PropId) -> Option<(usize, &'static str)> {
     match id {
@@ -390,7 +381,7 @@ impl Checker {
                 // Nearly every value of a group is one point (a handicap
                 // stone): read in hand, not through the reading of lists
                 // and its `Result`.
-                Some((g, _)) => match lone_point(v.bytes()) {
+                Some((g, _)) => match Point::from_letters(v.bytes()) {
                     Some(p) => {
                         if named_twice.is_none() {
                             named_twice = self.first_named_twice(g, (p, p));
