@@ -9,11 +9,12 @@
 //! work.) Items travel in batches of [`BATCH`], as a file takes only some
 //! microseconds to check and a thread hand-off costs as much; a batch
 //! ends sooner when its items hold many bytes (archive members read
-//! whole). At most `window` batches are between production and hand-over
-//! at any time, so memory stays flat however many items there are, even
-//! when one item is slow.
+//! whole). At most [`MOST_BATCHES`] batches, holding at most
+//! [`WINDOW_BYTES`] (unless there are only a few), are between production
+//! and hand-over at any time, so memory stays flat however many items
+//! there are, even when one item is slow.
 
-use std::collections::BTreeMap;
+use std::collections::{BTreeMap, VecDeque};
 use std::io;
 use std::ops::ControlFlow;
 use std::sync::{Condvar, Mutex};
@@ -40,9 +41,54 @@ impl<A: Held, B> Held for (A, B) {
     }
 }
 
-/// At most this many batches are between production and hand-over.
-fn window(jobs: usize) -> usize {
+/// At most this many batches are between production and hand-over: enough
+/// queued for the other threads to work through while the producer reads
+/// a large folder (10,000 entries take it about 10 ms, and a batch of
+/// small files a quarter of a millisecond).
+const MOST_BATCHES: usize = 64;
+/// ... and they hold at most this many bytes (archive members, files
+/// named), unless they are fewer than [`least_batches`].
+const WINDOW_BYTES: usize = 4 << 20;
+
+/// Batches that may always be between production and hand-over, however
+/// many bytes they hold, so that a run of large items still goes on.
+fn least_batches(jobs: usize) -> usize {
     jobs * 2 + 2
+}
+
+/// The batches sent and not yet handed over, as the producer counts them.
+struct Window {
+    least: usize,
+    /// Sequence number of the oldest batch in `held`.
+    first: usize,
+    /// Bytes held by each batch sent from `first` on.
+    held: VecDeque<usize>,
+}
+
+impl Window {
+    fn new(jobs: usize) -> Window {
+        Window { least: least_batches(jobs), first: 0, held: VecDeque::new() }
+    }
+
+    /// How many batches must have been handed over before the next one,
+    /// holding `bytes`, may be sent (given that `handed_over` have been).
+    fn needed(&mut self, handed_over: usize, bytes: usize) -> usize {
+        while self.first < handed_over && self.held.pop_front().is_some() {
+            self.first += 1;
+        }
+        let next = self.first + self.held.len();
+        let mut needed = (next + 1).saturating_sub(MOST_BATCHES).max(self.first);
+        let mut total = bytes + self.held.iter().skip(needed - self.first).sum::<usize>();
+        while total > WINDOW_BYTES && next - needed >= self.least {
+            total -= self.held[needed - self.first];
+            needed += 1;
+        }
+        needed
+    }
+
+    fn sent(&mut self, bytes: usize) {
+        self.held.push_back(bytes);
+    }
 }
 
 /// How many batches were handed over, and whether the run stopped; the
@@ -53,16 +99,17 @@ struct HandOver {
 }
 
 impl HandOver {
-    /// Whether batch `seq` may be sent now; `None` when the run stops.
-    fn room(&self, seq: usize, window: usize) -> Option<bool> {
+    /// How many batches were handed over; `None` when the run stops.
+    fn count(&self) -> Option<usize> {
         let state = self.handed_over.lock().unwrap_or_else(|e| e.into_inner());
-        (!state.1).then_some(seq < state.0 + window)
+        (!state.1).then_some(state.0)
     }
 
-    /// Waits until batch `seq` may be sent; `false` when the run stops.
-    fn wait_for_room(&self, seq: usize, window: usize) -> bool {
+    /// Waits until `needed` batches have been handed over; `false` when the
+    /// run stops.
+    fn wait_for(&self, needed: usize) -> bool {
         let mut state = self.handed_over.lock().unwrap_or_else(|e| e.into_inner());
-        while seq >= state.0 + window && !state.1 {
+        while state.0 < needed && !state.1 {
             state = self.changed.wait(state).unwrap_or_else(|e| e.into_inner());
         }
         !state.1
@@ -93,10 +140,9 @@ pub fn ordered_map<I: Held + Send, R: Send>(
     if jobs <= 1 {
         return sequential(produce, work, deliver);
     }
-    let window = window(jobs);
     let hand_over = HandOver { handed_over: Mutex::new((0, false)), changed: Condvar::new() };
-    // Unbounded, but the producer never runs more than `window` batches
-    // ahead of the hand-over.
+    // Unbounded, but the producer never runs more than the window ahead of
+    // the hand-over.
     let (item_tx, item_rx) = unbounded::<(usize, Vec<I>)>();
     let (result_tx, result_rx) = unbounded::<(usize, Vec<R>)>();
     std::thread::scope(|scope| {
@@ -104,28 +150,28 @@ pub fn ordered_map<I: Held + Send, R: Send>(
         let (items, results) = (item_rx.clone(), result_tx.clone());
         scope.spawn(move || {
             let mut seq = 0;
+            let mut window = Window::new(jobs);
             let mut batch = Vec::with_capacity(BATCH);
-            // Never idle while there is work: with enough queued for the
-            // others, the producer works on its newest batch itself (the
-            // others take the older ones, which the hand-over needs first);
-            // a whole window ahead, on a queued one.
-            let mut send = |batch: Vec<I>| {
+            // Every batch is queued as soon as the window has room, so that
+            // the others have work while the walk reads a folder; a whole
+            // window ahead, the producer works on the oldest queued batch
+            // itself (the hand-over needs it first).
+            let mut send = |batch: Vec<I>, bytes: usize| {
                 let sent = loop {
-                    match hand_over.room(seq, window) {
-                        None => break false,
-                        Some(true) if item_tx.len() < jobs => break item_tx.send((seq, batch)).is_ok(),
-                        Some(true) => break results.send((seq, work_on(batch, work, hand_over))).is_ok(),
-                        Some(false) => {
-                            let going_on = match items.try_recv() {
-                                Ok((queued, older)) => results.send((queued, work_on(older, work, hand_over))).is_ok(),
-                                Err(_) => hand_over.wait_for_room(seq, window),
-                            };
-                            if !going_on {
-                                break false;
-                            }
-                        }
+                    let Some(handed_over) = hand_over.count() else { break false };
+                    let needed = window.needed(handed_over, bytes);
+                    if handed_over >= needed {
+                        break item_tx.send((seq, batch)).is_ok();
+                    }
+                    let going_on = match items.try_recv() {
+                        Ok((queued, older)) => results.send((queued, work_on(older, work, hand_over))).is_ok(),
+                        Err(_) => hand_over.wait_for(needed),
+                    };
+                    if !going_on {
+                        break false;
                     }
                 };
+                window.sent(bytes);
                 seq += 1;
                 sent
             };
@@ -134,15 +180,15 @@ pub fn ordered_map<I: Held + Send, R: Send>(
                 held += item.held_bytes();
                 batch.push(item);
                 if batch.len() == BATCH || held >= BATCH_BYTES {
-                    held = 0;
-                    if !send(std::mem::replace(&mut batch, Vec::with_capacity(BATCH))) {
+                    let bytes = std::mem::take(&mut held);
+                    if !send(std::mem::replace(&mut batch, Vec::with_capacity(BATCH)), bytes) {
                         return ControlFlow::Break(());
                     }
                 }
                 ControlFlow::Continue(())
             });
             if !batch.is_empty() {
-                send(batch);
+                send(batch, held);
             }
             drop(item_tx);
             work_until_done(items, results, work, hand_over);
@@ -418,9 +464,28 @@ mod tests {
             )
             .unwrap();
             assert_eq!(delivered, 2_000);
-            // A batch a member: the window's batches, and one being filled.
-            assert!(most_in_flight.into_inner() <= window(jobs) + 1, "--jobs {jobs}");
+            // A batch a member: the least window's batches, and one being filled.
+            assert!(most_in_flight.into_inner() <= least_batches(jobs) + 1, "--jobs {jobs}");
         }
+    }
+
+    #[test]
+    fn the_window_holds_many_small_batches_but_few_large_ones() {
+        let mut window = Window::new(2);
+        for _ in 0..MOST_BATCHES {
+            assert_eq!(window.needed(0, 100), 0);
+            window.sent(100);
+        }
+        assert_eq!(window.needed(0, 100), 1, "a full window waits for the oldest batch");
+        assert_eq!(window.needed(3, 100), 3);
+
+        let mut window = Window::new(2);
+        for _ in 0..least_batches(2) {
+            assert_eq!(window.needed(0, WINDOW_BYTES), 0, "a few batches go whatever they hold");
+            window.sent(WINDOW_BYTES);
+        }
+        assert_eq!(window.needed(0, 1), 1);
+        assert_eq!(window.needed(2, WINDOW_BYTES), 2);
     }
 
     #[test]
