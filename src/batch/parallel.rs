@@ -47,18 +47,21 @@ impl<A: Held, B> Held for (A, B) {
 /// small files a quarter of a millisecond).
 const MOST_BATCHES: usize = 64;
 /// ... and they hold at most this many bytes (archive members, files
-/// named), unless they are fewer than [`least_batches`].
+/// named), unless they are fewer than [`ahead`].
 const WINDOW_BYTES: usize = 4 << 20;
 
-/// Batches that may always be between production and hand-over, however
-/// many bytes they hold, so that a run of large items still goes on.
-fn least_batches(jobs: usize) -> usize {
+/// Batches that may be worked on ahead of the hand-over: a batch is worked
+/// on only when fewer than this many before it are still to be handed over,
+/// so that the results waiting (which may be large: a game's arrays) stay
+/// few however deep the queue of items. As many may always be queued,
+/// whatever bytes they hold, so that a run of large items still goes on.
+fn ahead(jobs: usize) -> usize {
     jobs * 2 + 2
 }
 
 /// The batches sent and not yet handed over, as the producer counts them.
 struct Window {
-    least: usize,
+    ahead: usize,
     /// Sequence number of the oldest batch in `held`.
     first: usize,
     /// Bytes held by each batch sent from `first` on.
@@ -67,7 +70,7 @@ struct Window {
 
 impl Window {
     fn new(jobs: usize) -> Window {
-        Window { least: least_batches(jobs), first: 0, held: VecDeque::new() }
+        Window { ahead: ahead(jobs), first: 0, held: VecDeque::new() }
     }
 
     /// How many batches must have been handed over before the next one,
@@ -79,7 +82,7 @@ impl Window {
         let next = self.first + self.held.len();
         let mut needed = (next + 1).saturating_sub(MOST_BATCHES).max(self.first);
         let mut total = bytes + self.held.iter().skip(needed - self.first).sum::<usize>();
-        while total > WINDOW_BYTES && next - needed >= self.least {
+        while total > WINDOW_BYTES && next - needed >= self.ahead {
             total -= self.held[needed - self.first];
             needed += 1;
         }
@@ -103,6 +106,12 @@ impl HandOver {
     fn count(&self) -> Option<usize> {
         let state = self.handed_over.lock().unwrap_or_else(|e| e.into_inner());
         (!state.1).then_some(state.0)
+    }
+
+    /// Waits until batch `seq` may be worked on, `ahead` batches at most
+    /// ahead of the hand-over; `false` when the run stops.
+    fn wait_to_work(&self, seq: usize, ahead: usize) -> bool {
+        self.wait_for((seq + 1).saturating_sub(ahead))
     }
 
     /// Waits until `needed` batches have been handed over; `false` when the
@@ -164,7 +173,7 @@ pub fn ordered_map<I: Held + Send, R: Send>(
                         break item_tx.send((seq, batch)).is_ok();
                     }
                     let going_on = match items.try_recv() {
-                        Ok((queued, older)) => results.send((queued, work_on(older, work, hand_over))).is_ok(),
+                        Ok((queued, older)) => hand_over.wait_to_work(queued, ahead(jobs)) && results.send((queued, work_on(older, work, hand_over))).is_ok(),
                         Err(_) => hand_over.wait_for(needed),
                     };
                     if !going_on {
@@ -191,14 +200,14 @@ pub fn ordered_map<I: Held + Send, R: Send>(
                 send(batch, held);
             }
             drop(item_tx);
-            work_until_done(items, results, work, hand_over);
+            work_until_done(items, results, work, hand_over, ahead(jobs));
         });
         for _ in 2..jobs {
             let (items, results) = (item_rx.clone(), result_tx.clone());
-            scope.spawn(move || work_until_done(items, results, work, hand_over));
+            scope.spawn(move || work_until_done(items, results, work, hand_over, ahead(jobs)));
         }
         drop(result_tx);
-        let outcome = work_and_hand_over(item_rx, result_rx, hand_over, work, &mut deliver);
+        let outcome = work_and_hand_over(item_rx, result_rx, hand_over, work, ahead(jobs), &mut deliver);
         hand_over.stop();
         outcome
     })
@@ -206,9 +215,9 @@ pub fn ordered_map<I: Held + Send, R: Send>(
 
 /// A worker's loop: every batch it can get, until there are no more or
 /// nobody takes the results.
-fn work_until_done<I, R>(items: Receiver<(usize, Vec<I>)>, results: Sender<(usize, Vec<R>)>, work: &(impl Fn(I) -> R + Sync), hand_over: &HandOver) {
+fn work_until_done<I, R>(items: Receiver<(usize, Vec<I>)>, results: Sender<(usize, Vec<R>)>, work: &(impl Fn(I) -> R + Sync), hand_over: &HandOver, ahead: usize) {
     for (seq, batch) in items {
-        if results.send((seq, work_on(batch, work, hand_over))).is_err() {
+        if !hand_over.wait_to_work(seq, ahead) || results.send((seq, work_on(batch, work, hand_over))).is_err() {
             break;
         }
     }
@@ -227,7 +236,8 @@ fn work_on<I, R>(batch: Vec<I>, work: &(impl Fn(I) -> R + Sync), hand_over: &Han
 }
 
 /// The calling thread's part: hands over every result that is next in
-/// order as soon as it is there, works on a batch when there is one, and
+/// order as soon as it is there, works on a batch when there is one (a
+/// batch taken too far ahead waits until the hand-over comes near it), and
 /// otherwise waits for either. Returns when the other workers are done
 /// (then so is the producer) and everything has been handed over.
 fn work_and_hand_over<I, R>(
@@ -235,12 +245,15 @@ fn work_and_hand_over<I, R>(
     results: Receiver<(usize, Vec<R>)>,
     hand_over: &HandOver,
     work: &(impl Fn(I) -> R + Sync),
+    ahead: usize,
     deliver: &mut impl FnMut(R) -> io::Result<()>,
 ) -> io::Result<()> {
     let mut waiting = BTreeMap::new();
     let mut next = 0;
+    let mut taken: Option<(usize, Vec<I>)> = None;
     let no_items = crossbeam_channel::never();
     let mut items = &items;
+    let mut others_done = false;
     loop {
         while let Some(batch) = waiting.remove(&next) {
             for result in batch {
@@ -249,19 +262,26 @@ fn work_and_hand_over<I, R>(
             next += 1;
             hand_over.advance(next);
         }
+        if let Some((seq, batch)) = taken.take_if(|(seq, _)| *seq < next + ahead) {
+            waiting.insert(seq, work_on(batch, work, hand_over));
+            continue;
+        }
+        // With the others done, every result there will be is in: a batch
+        // still taken follows one missing behind a panic, which goes on
+        // when the threads are joined.
+        if others_done {
+            return Ok(());
+        }
+        let more_items = if taken.is_none() { items } else { &no_items };
         select_biased! {
             recv(results) -> done => match done {
                 Ok((seq, batch)) => {
                     waiting.insert(seq, batch);
                 }
-                // A result missing behind a panic stays missing: the
-                // panic goes on when the threads are joined.
-                Err(_) => return Ok(()),
+                Err(_) => others_done = true,
             },
-            recv(items) -> item => match item {
-                Ok((seq, batch)) => {
-                    waiting.insert(seq, work_on(batch, work, hand_over));
-                }
+            recv(more_items) -> item => match item {
+                Ok(batch) => taken = Some(batch),
                 Err(_) => items = &no_items,
             },
         }
@@ -464,8 +484,8 @@ mod tests {
             )
             .unwrap();
             assert_eq!(delivered, 2_000);
-            // A batch a member: the least window's batches, and one being filled.
-            assert!(most_in_flight.into_inner() <= least_batches(jobs) + 1, "--jobs {jobs}");
+            // A batch a member: the batches that may always be queued, and one being filled.
+            assert!(most_in_flight.into_inner() <= ahead(jobs) + 1, "--jobs {jobs}");
         }
     }
 
@@ -480,12 +500,42 @@ mod tests {
         assert_eq!(window.needed(3, 100), 3);
 
         let mut window = Window::new(2);
-        for _ in 0..least_batches(2) {
+        for _ in 0..ahead(2) {
             assert_eq!(window.needed(0, WINDOW_BYTES), 0, "a few batches go whatever they hold");
             window.sent(WINDOW_BYTES);
         }
         assert_eq!(window.needed(0, 1), 1);
         assert_eq!(window.needed(2, WINDOW_BYTES), 2);
+    }
+
+    #[test]
+    fn behind_a_slow_item_few_results_wait_however_deep_the_queue() {
+        use std::sync::atomic::{AtomicUsize, Ordering};
+        for jobs in [2, 3] {
+            let (worked, most_waiting) = (AtomicUsize::new(0), AtomicUsize::new(0));
+            let produce = |f: &mut dyn FnMut(u64) -> ControlFlow<()>| {
+                for i in 0..3_000 {
+                    if f(i).is_break() {
+                        return;
+                    }
+                }
+            };
+            let work = |i: u64| {
+                if i == 0 {
+                    std::thread::sleep(std::time::Duration::from_millis(100));
+                }
+                worked.fetch_add(1, Ordering::SeqCst)
+            };
+            let mut delivered = 0;
+            ordered_map(jobs, produce, work, |_| {
+                delivered += 1;
+                most_waiting.fetch_max(worked.load(Ordering::SeqCst) - delivered, Ordering::SeqCst);
+                Ok(())
+            })
+            .unwrap();
+            assert_eq!(delivered, 3_000);
+            assert!(most_waiting.into_inner() <= ahead(jobs) * BATCH, "--jobs {jobs}");
+        }
     }
 
     #[test]
