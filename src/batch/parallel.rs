@@ -6,10 +6,10 @@
 //! input order, whatever the thread timing. (A thread that only walked or
 //! only waited for results would wake for each batch and take a core from
 //! a worker: on a tree of small files the walk is about a tenth of the
-//! work.) Items travel in batches of [`BATCH`], as a file takes only some
-//! microseconds to check and a thread hand-off costs as much; a batch
-//! ends sooner when its items hold many bytes (archive members read
-//! whole). At most [`MOST_BATCHES`] batches, holding at most
+//! work.) Items travel in batches of up to [`BATCH`], as a file takes
+//! only some microseconds to check and a thread hand-off costs as much; a
+//! batch holds fewer when its items take long ([`Pace`]: a collection of
+//! a thousand games) or hold many bytes (archive members read whole). At most [`MOST_BATCHES`] batches, holding at most
 //! [`WINDOW_BYTES`] (unless there are only a few), are between production
 //! and hand-over at any time, so memory stays flat however many items
 //! there are, even when one item is slow.
@@ -17,7 +17,9 @@
 use std::collections::{BTreeMap, VecDeque};
 use std::io;
 use std::ops::ControlFlow;
+use std::sync::atomic::{AtomicU64, Ordering};
 use std::sync::{Condvar, Mutex};
+use std::time::{Duration, Instant};
 
 use crossbeam_channel::{Receiver, Sender, select_biased, unbounded};
 
@@ -25,6 +27,30 @@ use crossbeam_channel::{Receiver, Sender, select_biased, unbounded};
 const BATCH: usize = 16;
 /// A batch whose items hold this many bytes is handed off with fewer items.
 const BATCH_BYTES: usize = 1 << 20;
+/// A batch holds as many items as take about this long, up to [`BATCH`]:
+/// long enough that its hand-off (about a microsecond) is nothing beside
+/// it, short enough that a few long items are shared out one by one and
+/// the threads end together.
+const BATCH_TIME: Duration = Duration::from_micros(500);
+
+/// How long an item took in the batch worked on last, as the workers
+/// measure it; the producer makes its next batch as long as fills
+/// [`BATCH_TIME`]. Until a batch is measured, a batch is one item.
+struct Pace(AtomicU64);
+
+impl Pace {
+    fn record(&self, items: usize, took: Duration) {
+        let each = took.as_nanos() / items.max(1) as u128;
+        self.0.store(u64::try_from(each).unwrap_or(u64::MAX).max(1), Ordering::Relaxed);
+    }
+
+    fn batch_len(&self) -> usize {
+        match self.0.load(Ordering::Relaxed) {
+            0 => 1,
+            each => usize::try_from(BATCH_TIME.as_nanos() as u64 / each).unwrap_or(BATCH).clamp(1, BATCH),
+        }
+    }
+}
 
 /// What an item holds in memory until it is worked on: the bytes of an
 /// archive member or a file named, read whole; nothing for a path read by
@@ -150,12 +176,13 @@ pub fn ordered_map<I: Held + Send, R: Send>(
         return sequential(produce, work, deliver);
     }
     let hand_over = HandOver { handed_over: Mutex::new((0, false)), changed: Condvar::new() };
+    let pace = Pace(AtomicU64::new(0));
     // Unbounded, but the producer never runs more than the window ahead of
     // the hand-over.
     let (item_tx, item_rx) = unbounded::<(usize, Vec<I>)>();
     let (result_tx, result_rx) = unbounded::<(usize, Vec<R>)>();
     std::thread::scope(|scope| {
-        let (hand_over, work) = (&hand_over, &work);
+        let (hand_over, work, pace) = (&hand_over, &work, &pace);
         let (items, results) = (item_rx.clone(), result_tx.clone());
         scope.spawn(move || {
             let mut seq = 0;
@@ -173,7 +200,7 @@ pub fn ordered_map<I: Held + Send, R: Send>(
                         break item_tx.send((seq, batch)).is_ok();
                     }
                     let going_on = match items.try_recv() {
-                        Ok((queued, older)) => hand_over.wait_to_work(queued, ahead(jobs)) && results.send((queued, work_on(older, work, hand_over))).is_ok(),
+                        Ok((queued, older)) => hand_over.wait_to_work(queued, ahead(jobs)) && results.send((queued, work_on(older, work, hand_over, pace))).is_ok(),
                         Err(_) => hand_over.wait_for(needed),
                     };
                     if !going_on {
@@ -185,14 +212,16 @@ pub fn ordered_map<I: Held + Send, R: Send>(
                 sent
             };
             let mut held = 0;
+            let mut batch_len = pace.batch_len();
             produce(&mut |item| {
                 held += item.held_bytes();
                 batch.push(item);
-                if batch.len() == BATCH || held >= BATCH_BYTES {
+                if batch.len() >= batch_len || held >= BATCH_BYTES {
                     let bytes = std::mem::take(&mut held);
                     if !send(std::mem::replace(&mut batch, Vec::with_capacity(BATCH)), bytes) {
                         return ControlFlow::Break(());
                     }
+                    batch_len = pace.batch_len();
                 }
                 ControlFlow::Continue(())
             });
@@ -200,14 +229,14 @@ pub fn ordered_map<I: Held + Send, R: Send>(
                 send(batch, held);
             }
             drop(item_tx);
-            work_until_done(items, results, work, hand_over, ahead(jobs));
+            work_until_done(items, results, work, hand_over, pace, ahead(jobs));
         });
         for _ in 2..jobs {
             let (items, results) = (item_rx.clone(), result_tx.clone());
-            scope.spawn(move || work_until_done(items, results, work, hand_over, ahead(jobs)));
+            scope.spawn(move || work_until_done(items, results, work, hand_over, pace, ahead(jobs)));
         }
         drop(result_tx);
-        let outcome = work_and_hand_over(item_rx, result_rx, hand_over, work, ahead(jobs), &mut deliver);
+        let outcome = work_and_hand_over(item_rx, result_rx, hand_over, work, pace, ahead(jobs), &mut deliver);
         hand_over.stop();
         outcome
     })
@@ -215,19 +244,23 @@ pub fn ordered_map<I: Held + Send, R: Send>(
 
 /// A worker's loop: every batch it can get, until there are no more or
 /// nobody takes the results.
-fn work_until_done<I, R>(items: Receiver<(usize, Vec<I>)>, results: Sender<(usize, Vec<R>)>, work: &(impl Fn(I) -> R + Sync), hand_over: &HandOver, ahead: usize) {
+fn work_until_done<I, R>(items: Receiver<(usize, Vec<I>)>, results: Sender<(usize, Vec<R>)>, work: &(impl Fn(I) -> R + Sync), hand_over: &HandOver, pace: &Pace, ahead: usize) {
     for (seq, batch) in items {
-        if !hand_over.wait_to_work(seq, ahead) || results.send((seq, work_on(batch, work, hand_over))).is_err() {
+        if !hand_over.wait_to_work(seq, ahead) || results.send((seq, work_on(batch, work, hand_over, pace))).is_err() {
             break;
         }
     }
 }
 
-/// `work` over a batch. A panic stops the run (the others must not wait
-/// for this batch's results) and goes on.
-fn work_on<I, R>(batch: Vec<I>, work: &(impl Fn(I) -> R + Sync), hand_over: &HandOver) -> Vec<R> {
+/// `work` over a batch, timed for the [`Pace`]. A panic stops the run (the
+/// others must not wait for this batch's results) and goes on.
+fn work_on<I, R>(batch: Vec<I>, work: &(impl Fn(I) -> R + Sync), hand_over: &HandOver, pace: &Pace) -> Vec<R> {
+    let (items, started) = (batch.len(), Instant::now());
     match std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| batch.into_iter().map(work).collect())) {
-        Ok(result) => result,
+        Ok(result) => {
+            pace.record(items, started.elapsed());
+            result
+        }
         Err(panic) => {
             hand_over.stop();
             std::panic::resume_unwind(panic);
@@ -245,6 +278,7 @@ fn work_and_hand_over<I, R>(
     results: Receiver<(usize, Vec<R>)>,
     hand_over: &HandOver,
     work: &(impl Fn(I) -> R + Sync),
+    pace: &Pace,
     ahead: usize,
     deliver: &mut impl FnMut(R) -> io::Result<()>,
 ) -> io::Result<()> {
@@ -263,7 +297,7 @@ fn work_and_hand_over<I, R>(
             hand_over.advance(next);
         }
         if let Some((seq, batch)) = taken.take_if(|(seq, _)| *seq < next + ahead) {
-            waiting.insert(seq, work_on(batch, work, hand_over));
+            waiting.insert(seq, work_on(batch, work, hand_over, pace));
             continue;
         }
         // With the others done, every result there will be is in: a batch
@@ -536,6 +570,41 @@ mod tests {
             assert_eq!(delivered, 3_000);
             assert!(most_waiting.into_inner() <= ahead(jobs) * BATCH, "--jobs {jobs}");
         }
+    }
+
+    #[test]
+    fn a_few_long_items_are_shared_out_between_the_threads() {
+        use std::collections::HashMap;
+        use std::sync::Mutex;
+        let by_thread = Mutex::new(HashMap::new());
+        let produce = |f: &mut dyn FnMut(u64) -> ControlFlow<()>| {
+            for i in 0..20 {
+                if f(i).is_break() {
+                    return;
+                }
+            }
+        };
+        let work = |i: u64| {
+            std::thread::sleep(Duration::from_millis(10));
+            *by_thread.lock().unwrap().entry(std::thread::current().id()).or_insert(0) += 1;
+            i
+        };
+        assert_eq!(delivered(2, produce, work), (0..20).collect::<Vec<_>>());
+        let counts: Vec<usize> = by_thread.into_inner().unwrap().into_values().collect();
+        // In batches of 16 one thread would take 16 of the 20.
+        assert!(counts.len() == 2 && counts.iter().all(|&n| n >= 6), "items by thread: {counts:?}");
+    }
+
+    #[test]
+    fn a_batch_holds_as_many_items_as_fill_its_time() {
+        let pace = Pace(AtomicU64::new(0));
+        assert_eq!(pace.batch_len(), 1, "one item until an item is timed");
+        pace.record(16, Duration::from_micros(16 * 12));
+        assert_eq!(pace.batch_len(), BATCH);
+        pace.record(2, Duration::from_millis(20));
+        assert_eq!(pace.batch_len(), 1);
+        pace.record(4, Duration::from_micros(400));
+        assert_eq!(pace.batch_len(), 5);
     }
 
     #[test]
