@@ -134,12 +134,6 @@ impl HandOver {
         (!state.1).then_some(state.0)
     }
 
-    /// Waits until batch `seq` may be worked on, `ahead` batches at most
-    /// ahead of the hand-over; `false` when the run stops.
-    fn wait_to_work(&self, seq: usize, ahead: usize) -> bool {
-        self.wait_for((seq + 1).saturating_sub(ahead))
-    }
-
     /// Waits until `needed` batches have been handed over; `false` when the
     /// run stops.
     fn wait_for(&self, needed: usize) -> bool {
@@ -175,14 +169,14 @@ pub fn ordered_map<I: Held + Send, R: Send>(
     if jobs <= 1 {
         return sequential(produce, work, deliver);
     }
-    let hand_over = HandOver { handed_over: Mutex::new((0, false)), changed: Condvar::new() };
-    let pace = Pace(AtomicU64::new(0));
+    let crew = Crew::new(work, jobs);
     // Unbounded, but the producer never runs more than the window ahead of
     // the hand-over.
     let (item_tx, item_rx) = unbounded::<(usize, Vec<I>)>();
     let (result_tx, result_rx) = unbounded::<(usize, Vec<R>)>();
     std::thread::scope(|scope| {
-        let (hand_over, work, pace) = (&hand_over, &work, &pace);
+        let crew = &crew;
+        let (hand_over, pace) = (&crew.hand_over, &crew.pace);
         let (items, results) = (item_rx.clone(), result_tx.clone());
         scope.spawn(move || {
             let mut seq = 0;
@@ -200,7 +194,7 @@ pub fn ordered_map<I: Held + Send, R: Send>(
                         break item_tx.send((seq, batch)).is_ok();
                     }
                     let going_on = match items.try_recv() {
-                        Ok((queued, older)) => hand_over.wait_to_work(queued, ahead(jobs)) && results.send((queued, work_on(older, work, hand_over, pace))).is_ok(),
+                        Ok((queued, older)) => crew.may_work(queued) && results.send((queued, crew.work_on(older))).is_ok(),
                         Err(_) => hand_over.wait_for(needed),
                     };
                     if !going_on {
@@ -229,95 +223,123 @@ pub fn ordered_map<I: Held + Send, R: Send>(
                 send(batch, held);
             }
             drop(item_tx);
-            work_until_done(items, results, work, hand_over, pace, ahead(jobs));
+            crew.work_until_done(items, results);
         });
         for _ in 2..jobs {
             let (items, results) = (item_rx.clone(), result_tx.clone());
-            scope.spawn(move || work_until_done(items, results, work, hand_over, pace, ahead(jobs)));
+            scope.spawn(move || crew.work_until_done(items, results));
         }
         drop(result_tx);
-        let outcome = work_and_hand_over(item_rx, result_rx, hand_over, work, pace, ahead(jobs), &mut deliver);
+        let outcome = crew.work_and_hand_over(item_rx, result_rx, &mut deliver);
         hand_over.stop();
         outcome
     })
 }
 
-/// A worker's loop: every batch it can get, until there are no more or
-/// nobody takes the results.
-fn work_until_done<I, R>(items: Receiver<(usize, Vec<I>)>, results: Sender<(usize, Vec<R>)>, work: &(impl Fn(I) -> R + Sync), hand_over: &HandOver, pace: &Pace, ahead: usize) {
-    for (seq, batch) in items {
-        if !hand_over.wait_to_work(seq, ahead) || results.send((seq, work_on(batch, work, hand_over, pace))).is_err() {
-            break;
-        }
-    }
-}
-
-/// `work` over a batch, timed for the [`Pace`]. A panic stops the run (the
-/// others must not wait for this batch's results) and goes on.
-fn work_on<I, R>(batch: Vec<I>, work: &(impl Fn(I) -> R + Sync), hand_over: &HandOver, pace: &Pace) -> Vec<R> {
-    let (items, started) = (batch.len(), Instant::now());
-    match std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| batch.into_iter().map(work).collect())) {
-        Ok(result) => {
-            pace.record(items, started.elapsed());
-            result
-        }
-        Err(panic) => {
-            hand_over.stop();
-            std::panic::resume_unwind(panic);
-        }
-    }
-}
-
-/// The calling thread's part: hands over every result that is next in
-/// order as soon as it is there, works on a batch when there is one (a
-/// batch taken too far ahead waits until the hand-over comes near it), and
-/// otherwise waits for either. Returns when the other workers are done
-/// (then so is the producer) and everything has been handed over.
-fn work_and_hand_over<I, R>(
-    items: Receiver<(usize, Vec<I>)>,
-    results: Receiver<(usize, Vec<R>)>,
-    hand_over: &HandOver,
-    work: &(impl Fn(I) -> R + Sync),
-    pace: &Pace,
+/// What the threads share to work on batches.
+struct Crew<W> {
+    work: W,
+    hand_over: HandOver,
+    pace: Pace,
+    /// See [`ahead`].
     ahead: usize,
-    deliver: &mut impl FnMut(R) -> io::Result<()>,
-) -> io::Result<()> {
-    let mut waiting = BTreeMap::new();
-    let mut next = 0;
-    let mut taken: Option<(usize, Vec<I>)> = None;
-    let no_items = crossbeam_channel::never();
-    let mut items = &items;
-    let mut others_done = false;
-    loop {
-        while let Some(batch) = waiting.remove(&next) {
-            for result in batch {
-                deliver(result)?;
+}
+
+impl<W> Crew<W> {
+    fn new(work: W, jobs: usize) -> Crew<W> {
+        let hand_over = HandOver { handed_over: Mutex::new((0, false)), changed: Condvar::new() };
+        Crew { work, hand_over, pace: Pace(AtomicU64::new(0)), ahead: ahead(jobs) }
+    }
+
+    /// Waits until batch `seq` may be worked on (see [`ahead`]); `false`
+    /// when the run stops.
+    fn may_work(&self, seq: usize) -> bool {
+        self.hand_over.wait_for((seq + 1).saturating_sub(self.ahead))
+    }
+
+    /// `work` over a batch, timed for the [`Pace`]. A panic stops the run
+    /// (the others must not wait for this batch's results) and goes on.
+    fn work_on<I, R>(&self, batch: Vec<I>) -> Vec<R>
+    where
+        W: Fn(I) -> R,
+    {
+        let (items, started) = (batch.len(), Instant::now());
+        match std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| batch.into_iter().map(&self.work).collect())) {
+            Ok(result) => {
+                self.pace.record(items, started.elapsed());
+                result
             }
-            next += 1;
-            hand_over.advance(next);
+            Err(panic) => {
+                self.hand_over.stop();
+                std::panic::resume_unwind(panic);
+            }
         }
-        if let Some((seq, batch)) = taken.take_if(|(seq, _)| *seq < next + ahead) {
-            waiting.insert(seq, work_on(batch, work, hand_over, pace));
-            continue;
+    }
+
+    /// A worker's loop: every batch it can get, until there are no more or
+    /// nobody takes the results.
+    fn work_until_done<I, R>(&self, items: Receiver<(usize, Vec<I>)>, results: Sender<(usize, Vec<R>)>)
+    where
+        W: Fn(I) -> R,
+    {
+        for (seq, batch) in items {
+            if !self.may_work(seq) || results.send((seq, self.work_on(batch))).is_err() {
+                break;
+            }
         }
-        // With the others done, every result there will be is in: a batch
-        // still taken follows one missing behind a panic, which goes on
-        // when the threads are joined.
-        if others_done {
-            return Ok(());
-        }
-        let more_items = if taken.is_none() { items } else { &no_items };
-        select_biased! {
-            recv(results) -> done => match done {
-                Ok((seq, batch)) => {
-                    waiting.insert(seq, batch);
+    }
+
+    /// The calling thread's part: hands over every result that is next in
+    /// order as soon as it is there, works on a batch when there is one (a
+    /// batch taken too far ahead waits until the hand-over comes near it),
+    /// and otherwise waits for either. Returns when the other workers are
+    /// done (then so is the producer) and everything has been handed over.
+    fn work_and_hand_over<I, R>(
+        &self,
+        items: Receiver<(usize, Vec<I>)>,
+        results: Receiver<(usize, Vec<R>)>,
+        deliver: &mut impl FnMut(R) -> io::Result<()>,
+    ) -> io::Result<()>
+    where
+        W: Fn(I) -> R,
+    {
+        let mut waiting = BTreeMap::new();
+        let mut next = 0;
+        let mut taken: Option<(usize, Vec<I>)> = None;
+        let no_items = crossbeam_channel::never();
+        let mut items = &items;
+        let mut others_done = false;
+        loop {
+            while let Some(batch) = waiting.remove(&next) {
+                for result in batch {
+                    deliver(result)?;
                 }
-                Err(_) => others_done = true,
-            },
-            recv(more_items) -> item => match item {
-                Ok(batch) => taken = Some(batch),
-                Err(_) => items = &no_items,
-            },
+                next += 1;
+                self.hand_over.advance(next);
+            }
+            if let Some((seq, batch)) = taken.take_if(|(seq, _)| *seq < next + self.ahead) {
+                waiting.insert(seq, self.work_on(batch));
+                continue;
+            }
+            // With the others done, every result there will be is in: a
+            // batch still taken follows one missing behind a panic, which
+            // goes on when the threads are joined.
+            if others_done {
+                return Ok(());
+            }
+            let more_items = if taken.is_none() { items } else { &no_items };
+            select_biased! {
+                recv(results) -> done => match done {
+                    Ok((seq, batch)) => {
+                        waiting.insert(seq, batch);
+                    }
+                    Err(_) => others_done = true,
+                },
+                recv(more_items) -> item => match item {
+                    Ok(batch) => taken = Some(batch),
+                    Err(_) => items = &no_items,
+                },
+            }
         }
     }
 }
