@@ -1,7 +1,7 @@
 //! Checking files on all cores with output in input order.
 //!
 //! `jobs` threads in all: one produces items (the walk) and works on them
-//! whenever it is far enough ahead, `jobs - 2` only work, and the calling
+//! when it is a whole window ahead, `jobs - 2` only work, and the calling
 //! thread works and between its batches hands the results on strictly in
 //! input order, whatever the thread timing. (A thread that only walked or
 //! only waited for results would wake for each batch and take a core from
@@ -9,10 +9,12 @@
 //! work.) Items travel in batches of up to [`BATCH`], as a file takes
 //! only some microseconds to check and a thread hand-off costs as much; a
 //! batch holds fewer when its items take long ([`Pace`]: a collection of
-//! a thousand games) or hold many bytes (archive members read whole). At most [`MOST_BATCHES`] batches, holding at most
-//! [`WINDOW_BYTES`] (unless there are only a few), are between production
-//! and hand-over at any time, so memory stays flat however many items
-//! there are, even when one item is slow.
+//! a thousand games) or hold many bytes (archive members read whole). At
+//! most [`MOST_BATCHES`] batches, holding at most [`WINDOW_BYTES`] (unless
+//! there are only a few), are between production and hand-over at any
+//! time, and only the first few of them ([`ahead`]) are worked on, so
+//! memory stays flat however many items there are, even when one item is
+//! slow.
 
 use std::collections::{BTreeMap, VecDeque};
 use std::io;
@@ -121,7 +123,7 @@ impl Window {
 }
 
 /// How many batches were handed over, and whether the run stopped; the
-/// producer waits on it.
+/// producer waits on it for room, the workers for a batch they may work on.
 struct HandOver {
     handed_over: Mutex<(usize, bool)>,
     changed: Condvar,
