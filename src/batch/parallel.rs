@@ -12,7 +12,7 @@
 //! a thousand games) or hold many bytes (archive members read whole). At
 //! most [`MOST_BATCHES`] batches, holding at most [`WINDOW_BYTES`] (unless
 //! there are only a few), are between production and hand-over at any
-//! time, and only the first few of them ([`ahead`]) are worked on, so
+//! time, and only their first few items ([`Crew::near`]) are worked on, so
 //! memory stays flat however many items there are, even when one item is
 //! slow.
 
@@ -78,13 +78,19 @@ const MOST_BATCHES: usize = 64;
 /// named), unless they are fewer than [`ahead`].
 const WINDOW_BYTES: usize = 4 << 20;
 
-/// Batches that may be worked on ahead of the hand-over: a batch is worked
-/// on only when fewer than this many before it are still to be handed over,
-/// so that the results waiting (which may be large: a game's arrays) stay
-/// few however deep the queue of items. As many may always be queued,
-/// whatever bytes they hold, so that a run of large items still goes on.
+/// Batches that may always be queued, whatever bytes they hold, so that a
+/// run of large items still goes on; and, of [`BATCH`] items each, the
+/// items that may be worked on ahead of the hand-over ([`Crew::may_work`]).
 fn ahead(jobs: usize) -> usize {
     jobs * 2 + 2
+}
+
+/// A batch as it is queued: its place among the batches and, for the
+/// bound on the items worked on ahead, among the items.
+struct Batch<I> {
+    seq: usize,
+    first_item: usize,
+    items: Vec<I>,
 }
 
 /// The batches sent and not yet handed over, as the producer counts them.
@@ -122,37 +128,50 @@ impl Window {
     }
 }
 
-/// How many batches were handed over, and whether the run stopped; the
-/// producer waits on it for room, the workers for a batch they may work on.
+/// How many batches and items were handed over, and whether the run
+/// stopped; the producer waits on it for room, the workers for a batch
+/// they may work on.
 struct HandOver {
-    handed_over: Mutex<(usize, bool)>,
+    state: Mutex<HandedOver>,
     changed: Condvar,
 }
 
+#[derive(Default)]
+struct HandedOver {
+    batches: usize,
+    items: usize,
+    stopped: bool,
+}
+
 impl HandOver {
-    /// How many batches were handed over; `None` when the run stops.
-    fn count(&self) -> Option<usize> {
-        let state = self.handed_over.lock().unwrap_or_else(|e| e.into_inner());
-        (!state.1).then_some(state.0)
+    fn lock(&self) -> std::sync::MutexGuard<'_, HandedOver> {
+        self.state.lock().unwrap_or_else(|e| e.into_inner())
     }
 
-    /// Waits until `needed` batches have been handed over; `false` when the
-    /// run stops.
-    fn wait_for(&self, needed: usize) -> bool {
-        let mut state = self.handed_over.lock().unwrap_or_else(|e| e.into_inner());
-        while state.0 < needed && !state.1 {
+    /// How many batches were handed over; `None` when the run stops.
+    fn batches(&self) -> Option<usize> {
+        let state = self.lock();
+        (!state.stopped).then_some(state.batches)
+    }
+
+    /// Waits until `reached` says yes; `false` when the run stops.
+    fn wait_until(&self, reached: impl Fn(&HandedOver) -> bool) -> bool {
+        let mut state = self.lock();
+        while !reached(&state) && !state.stopped {
             state = self.changed.wait(state).unwrap_or_else(|e| e.into_inner());
         }
-        !state.1
+        !state.stopped
     }
 
-    fn advance(&self, handed_over: usize) {
-        self.handed_over.lock().unwrap_or_else(|e| e.into_inner()).0 = handed_over;
+    fn advance(&self, batches: usize, items: usize) {
+        let mut state = self.lock();
+        (state.batches, state.items) = (batches, items);
+        drop(state);
         self.changed.notify_all();
     }
 
     fn stop(&self) {
-        self.handed_over.lock().unwrap_or_else(|e| e.into_inner()).1 = true;
+        self.lock().stopped = true;
         self.changed.notify_all();
     }
 }
@@ -174,14 +193,14 @@ pub fn ordered_map<I: Held + Send, R: Send>(
     let crew = Crew::new(work, jobs);
     // Unbounded, but the producer never runs more than the window ahead of
     // the hand-over.
-    let (item_tx, item_rx) = unbounded::<(usize, Vec<I>)>();
+    let (item_tx, item_rx) = unbounded::<Batch<I>>();
     let (result_tx, result_rx) = unbounded::<(usize, Vec<R>)>();
     std::thread::scope(|scope| {
         let crew = &crew;
         let (hand_over, pace) = (&crew.hand_over, &crew.pace);
         let (items, results) = (item_rx.clone(), result_tx.clone());
         scope.spawn(move || {
-            let mut seq = 0;
+            let (mut seq, mut first_item) = (0, 0);
             let mut window = Window::new(jobs);
             let mut batch = Vec::with_capacity(BATCH);
             // Every batch is queued as soon as the window has room, so that
@@ -190,14 +209,17 @@ pub fn ordered_map<I: Held + Send, R: Send>(
             // itself (the hand-over needs it first).
             let mut send = |batch: Vec<I>, bytes: usize| {
                 let sent = loop {
-                    let Some(handed_over) = hand_over.count() else { break false };
+                    let Some(handed_over) = hand_over.batches() else { break false };
                     let needed = window.needed(handed_over, bytes);
                     if handed_over >= needed {
-                        break item_tx.send((seq, batch)).is_ok();
+                        let len = batch.len();
+                        let sent = item_tx.send(Batch { seq, first_item, items: batch }).is_ok();
+                        first_item += len;
+                        break sent;
                     }
                     let going_on = match items.try_recv() {
-                        Ok((queued, older)) => crew.may_work(queued) && results.send((queued, crew.work_on(older))).is_ok(),
-                        Err(_) => hand_over.wait_for(needed),
+                        Ok(older) => crew.may_work(&older) && results.send((older.seq, crew.work_on(older.items))).is_ok(),
+                        Err(_) => hand_over.wait_until(|state| state.batches >= needed),
                     };
                     if !going_on {
                         break false;
@@ -243,20 +265,28 @@ struct Crew<W> {
     work: W,
     hand_over: HandOver,
     pace: Pace,
-    /// See [`ahead`].
-    ahead: usize,
+    /// Items that may be worked on ahead of the hand-over (see [`ahead`]).
+    ahead_items: usize,
 }
 
 impl<W> Crew<W> {
     fn new(work: W, jobs: usize) -> Crew<W> {
-        let hand_over = HandOver { handed_over: Mutex::new((0, false)), changed: Condvar::new() };
-        Crew { work, hand_over, pace: Pace(AtomicU64::new(0)), ahead: ahead(jobs) }
+        let hand_over = HandOver { state: Mutex::new(HandedOver::default()), changed: Condvar::new() };
+        Crew { work, hand_over, pace: Pace(AtomicU64::new(0)), ahead_items: ahead(jobs) * BATCH }
     }
 
-    /// Waits until batch `seq` may be worked on (see [`ahead`]); `false`
-    /// when the run stops.
-    fn may_work(&self, seq: usize) -> bool {
-        self.hand_over.wait_for((seq + 1).saturating_sub(self.ahead))
+    /// Whether a batch may be worked on once `handed_over` items are: when
+    /// its items are among the next `ahead_items`, so that the results
+    /// waiting (which may be large: a game's arrays) stay few however deep
+    /// the queue and however short the batches.
+    fn near(&self, batch: &Batch<impl Sized>, handed_over: usize) -> bool {
+        batch.first_item + batch.items.len() <= handed_over + self.ahead_items
+    }
+
+    /// Waits until `batch` may be worked on ([`Crew::near`]); `false` when
+    /// the run stops.
+    fn may_work<I>(&self, batch: &Batch<I>) -> bool {
+        self.hand_over.wait_until(|state| self.near(batch, state.items))
     }
 
     /// `work` over a batch, timed for the [`Pace`]. A panic stops the run
@@ -280,12 +310,12 @@ impl<W> Crew<W> {
 
     /// A worker's loop: every batch it can get, until there are no more or
     /// nobody takes the results.
-    fn work_until_done<I, R>(&self, items: Receiver<(usize, Vec<I>)>, results: Sender<(usize, Vec<R>)>)
+    fn work_until_done<I, R>(&self, items: Receiver<Batch<I>>, results: Sender<(usize, Vec<R>)>)
     where
         W: Fn(I) -> R,
     {
-        for (seq, batch) in items {
-            if !self.may_work(seq) || results.send((seq, self.work_on(batch))).is_err() {
+        for batch in items {
+            if !self.may_work(&batch) || results.send((batch.seq, self.work_on(batch.items))).is_err() {
                 break;
             }
         }
@@ -298,7 +328,7 @@ impl<W> Crew<W> {
     /// done (then so is the producer) and everything has been handed over.
     fn work_and_hand_over<I, R>(
         &self,
-        items: Receiver<(usize, Vec<I>)>,
+        items: Receiver<Batch<I>>,
         results: Receiver<(usize, Vec<R>)>,
         deliver: &mut impl FnMut(R) -> io::Result<()>,
     ) -> io::Result<()>
@@ -306,8 +336,8 @@ impl<W> Crew<W> {
         W: Fn(I) -> R,
     {
         let mut waiting = BTreeMap::new();
-        let mut next = 0;
-        let mut taken: Option<(usize, Vec<I>)> = None;
+        let (mut next, mut delivered) = (0, 0);
+        let mut taken: Option<Batch<I>> = None;
         let no_items = crossbeam_channel::never();
         let mut items = &items;
         let mut others_done = false;
@@ -315,12 +345,13 @@ impl<W> Crew<W> {
             while let Some(batch) = waiting.remove(&next) {
                 for result in batch {
                     deliver(result)?;
+                    delivered += 1;
                 }
                 next += 1;
-                self.hand_over.advance(next);
+                self.hand_over.advance(next, delivered);
             }
-            if let Some((seq, batch)) = taken.take_if(|(seq, _)| *seq < next + self.ahead) {
-                waiting.insert(seq, self.work_on(batch));
+            if let Some(batch) = taken.take_if(|batch| self.near(batch, delivered)) {
+                waiting.insert(batch.seq, self.work_on(batch.items));
                 continue;
             }
             // With the others done, every result there will be is in: a
@@ -617,6 +648,33 @@ mod tests {
         let counts: Vec<usize> = by_thread.into_inner().unwrap().into_values().collect();
         // In batches of 16 one thread would take 16 of the 20.
         assert!(counts.len() == 2 && counts.iter().all(|&n| n >= 6), "items by thread: {counts:?}");
+    }
+
+    #[test]
+    fn behind_a_slow_item_the_others_work_on_as_many_items_however_short_the_batches() {
+        use std::sync::atomic::AtomicUsize;
+        let worked = AtomicUsize::new(0);
+        let produce = |f: &mut dyn FnMut(u64) -> ControlFlow<()>| {
+            for i in 0..200 {
+                if f(i).is_break() {
+                    return;
+                }
+            }
+        };
+        // Every item is long enough to travel alone (see `Pace`).
+        let work = |i: u64| {
+            std::thread::sleep(Duration::from_millis(if i == 0 { 200 } else { 2 }));
+            worked.fetch_add(1, Ordering::SeqCst)
+        };
+        let mut worked_before_the_first = None;
+        ordered_map(2, produce, work, |_| {
+            worked_before_the_first.get_or_insert(worked.load(Ordering::SeqCst));
+            Ok(())
+        })
+        .unwrap();
+        // Up to 16 x 6 items may be worked on ahead; a bound of 6 batches
+        // of one item would have allowed 6.
+        assert!(worked_before_the_first.unwrap() >= 30, "{worked_before_the_first:?}");
     }
 
     #[test]
