@@ -426,6 +426,17 @@ mod tests {
         }
     }
 
+    /// Items 0 to `n - 1`, unless the run stops first.
+    fn up_to(n: u64) -> impl FnOnce(&mut dyn FnMut(u64) -> ControlFlow<()>) + Send {
+        move |f| {
+            for i in 0..n {
+                if f(i).is_break() {
+                    return;
+                }
+            }
+        }
+    }
+
     /// What `ordered_map` delivers with `jobs` jobs, in the order delivered.
     fn delivered<I: Held + Send, R: Send>(
         jobs: usize,
@@ -443,13 +454,7 @@ mod tests {
 
     #[test]
     fn results_come_in_input_order_whatever_the_timing() {
-        let produce = |f: &mut dyn FnMut(u64) -> ControlFlow<()>| {
-            for i in 0..200 {
-                if f(i).is_break() {
-                    return;
-                }
-            }
-        };
+        let produce = up_to(200);
         let work = |i: u64| {
             std::thread::sleep(std::time::Duration::from_micros((i * 7919) % 500));
             i * 2
@@ -602,13 +607,7 @@ mod tests {
         use std::sync::atomic::{AtomicUsize, Ordering};
         for jobs in [2, 3] {
             let (worked, most_waiting) = (AtomicUsize::new(0), AtomicUsize::new(0));
-            let produce = |f: &mut dyn FnMut(u64) -> ControlFlow<()>| {
-                for i in 0..3_000 {
-                    if f(i).is_break() {
-                        return;
-                    }
-                }
-            };
+            let produce = up_to(3_000);
             let work = |i: u64| {
                 if i == 0 {
                     std::thread::sleep(std::time::Duration::from_millis(100));
@@ -632,13 +631,7 @@ mod tests {
         use std::collections::HashMap;
         use std::sync::Mutex;
         let by_thread = Mutex::new(HashMap::new());
-        let produce = |f: &mut dyn FnMut(u64) -> ControlFlow<()>| {
-            for i in 0..20 {
-                if f(i).is_break() {
-                    return;
-                }
-            }
-        };
+        let produce = up_to(20);
         let work = |i: u64| {
             std::thread::sleep(Duration::from_millis(10));
             *by_thread.lock().unwrap().entry(std::thread::current().id()).or_insert(0) += 1;
@@ -654,13 +647,7 @@ mod tests {
     fn behind_a_slow_item_the_others_work_on_as_many_items_however_short_the_batches() {
         use std::sync::atomic::AtomicUsize;
         let worked = AtomicUsize::new(0);
-        let produce = |f: &mut dyn FnMut(u64) -> ControlFlow<()>| {
-            for i in 0..200 {
-                if f(i).is_break() {
-                    return;
-                }
-            }
-        };
+        let produce = up_to(200);
         // Every item is long enough to travel alone (see `Pace`).
         let work = |i: u64| {
             std::thread::sleep(Duration::from_millis(if i == 0 { 200 } else { 2 }));
