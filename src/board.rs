@@ -560,8 +560,9 @@ impl Board {
         // through it (which the compiler cannot tell from a write to the
         // board's own fields once this is inlined).
         let spots = &mut self.spots[..];
-        // A chain of its own that counts no stone, which `join` reads when
-        // `p` has no friendly neighbour (`target` is then `p`).
+        // A chain of its own that counts no stone: `join` keeps its cell,
+        // and reads it whole when `p` has no friendly neighbour (`target`
+        // is then `p`).
         *at_mut(spots, p) = Spot { cell: own, head: p, next: p, libs: 0, stones: 0 };
         // Each empty neighbour takes a liberty from `NO_CHAIN`'s record:
         // what it loses counts them, where a count kept by each neighbour's
@@ -609,7 +610,7 @@ impl Board {
         // an `||` of tests was made branches.
         let elsewhere = |i: usize| u32::from(head_if_own(around[i], target) != target) << i;
         let others = elsewhere(0) | elsewhere(1) | elsewhere(2) | elsewhere(3);
-        join(spots, own, p, target);
+        join(spots, p, target);
         if others != 0 {
             merge_others(spots, p, self.stride, others);
         }
@@ -841,25 +842,34 @@ fn at_mut(spots: &mut [Spot], p: impl Into<usize>) -> &mut Spot {
     unsafe { spots.get_unchecked_mut(p) }
 }
 
-/// Puts a stone of `own` at `p` into the chain headed by `target`, its
-/// first friendly neighbour's, or makes it a chain of one when `target`
-/// is `p`. It goes into the larger chain's ring; a lone stone `target`
-/// goes into `p`'s, which keeps the head on a tie (as [`merge`] would).
-/// Every case is the same two stores, `p`'s record then `target`'s (the
-/// same when `target` is `p`), their fields chosen by masks: no branch.
+/// Puts the stone just put at `p` (a chain of its own that counts no
+/// stone) into the chain headed by `target`, its first friendly
+/// neighbour's, or makes it a chain of one when `target` is `p`. It goes
+/// into the larger chain's ring; a lone stone `target` goes into `p`'s,
+/// which keeps the head on a tie (as [`merge`] would). Every case is the
+/// same stores, to `p`'s record then `target`'s (the same record when
+/// `target` is `p`), their values chosen by masks: no branch.
 #[inline(always)]
-fn join(spots: &mut [Spot], own: Cell, p: Pt, target: Pt) {
+fn join(spots: &mut [Spot], p: Pt, target: Pt) {
     let chain = at(spots, target);
     let lone = (target != p) & (chain.stones == 1);
     // All ones when `p` heads a lone `target`, else none.
     let mask = 0u16.wrapping_sub(u16::from(lone));
     let pick = |if_lone: u16, otherwise: u16| (if_lone & mask) | (otherwise & !mask);
     let head = pick(p, target);
-    let stones = pick(2, 0) as u8;
-    *at_mut(spots, p) = Spot { cell: own, stones, head, next: pick(target, chain.next), libs: chain.libs & mask };
+    // Field by field: a store each, where a whole record was put together
+    // in a register first.
+    let stone = at_mut(spots, p);
+    stone.stones = pick(2, 0) as u8;
+    stone.head = head;
+    stone.next = pick(target, chain.next);
+    stone.libs = chain.libs & mask;
     // `target` is a member of `p`'s chain when lone (where its count is
     // not read), the head otherwise, with `p` next in its ring either way.
-    *at_mut(spots, target) = Spot { head, next: p, stones: chain.stones.saturating_add(1), ..chain };
+    let joined = at_mut(spots, target);
+    joined.head = head;
+    joined.next = p;
+    joined.stones = chain.stones.saturating_add(1);
 }
 
 /// Merges into the chain of `p`, the stone just put and joined, the
