@@ -523,8 +523,8 @@ impl Board {
         // `p`'s neighbours are records of the board or its border (see
         // `spot`): read with no bounds check, as the move's own reads are
         // (three instructions a neighbour). A bit for each enemy chain
-        // left with no liberty, where a test of each neighbour was a
-        // mispredicted branch in two.
+        // left with no liberty, where a test of each neighbour missed
+        // one time in three or four.
         let choked = |i: usize| {
             let spot = self.spot(neighbours[i]);
             u32::from((spot.cell == enemy) & (self.spot(spot.head).libs == 0)) << i
@@ -601,9 +601,12 @@ impl Board {
         let around = [touch(spots, n0), touch(spots, n1), touch(spots, n2), touch(spots, n3)];
         // The chain the stone joins: its first friendly neighbour's, else
         // its own. Chosen with no branch on the cells, which are as good as
-        // random move to move: a test of each cost 0.9 mispredicted
-        // branches a move in cachegrind's model, and 3% of a check's time.
-        // Only a second friendly chain, to merge too, takes a branch.
+        // random move to move: a test of each was 0.86 mispredicted
+        // branches a move in cachegrind's model, and on the machine
+        // measured the branch-free move checks 10% more games a second
+        // for 22% more instructions (benches/README.md, "the move's
+        // branches on this machine"). Only a second friendly chain, to
+        // merge too, takes a branch.
         let head_if_own = |spot: Spot, otherwise: Pt| if spot.cell == own { spot.head } else { otherwise };
         let target = head_if_own(around[0], head_if_own(around[1], head_if_own(around[2], head_if_own(around[3], p))));
         // A bit for each neighbour of another friendly chain: bits, where
@@ -878,6 +881,8 @@ fn join(spots: &mut [Spot], p: Pt, target: Pt) {
 /// line: most moves touch one friendly chain at most.
 #[inline(never)]
 fn merge_others(spots: &mut [Spot], p: Pt, stride: usize, mut others: u32) {
+    // The neighbours found again here, not handed over: the move loop has
+    // fewer values to keep in registers.
     let p_index = usize::from(p);
     let neighbours = [p_index - stride, p_index - 1, p_index + 1, p_index + stride];
     while others != 0 {
