@@ -347,8 +347,7 @@ impl Board {
     /// (an instruction a neighbour on every move).
     #[inline(always)]
     fn neighbor_indexes(&self, p: Pt) -> [usize; 4] {
-        let (p, s) = (usize::from(p), self.stride);
-        [p - s, p - 1, p + 1, p + s]
+        neighbor_indexes(p, self.stride)
     }
 
     /// Zobrist hash of the stones alone (positional).
@@ -875,6 +874,13 @@ fn join(spots: &mut [Spot], p: Pt, target: Pt) {
     joined.stones = chain.stones.saturating_add(1);
 }
 
+/// [`Board::neighbor_indexes`] on a board of rows `stride` records apart.
+#[inline(always)]
+fn neighbor_indexes(p: Pt, stride: usize) -> [usize; 4] {
+    let p = usize::from(p);
+    [p - stride, p - 1, p + 1, p + stride]
+}
+
 /// Merges into the chain of `p`, the stone just put and joined, the
 /// chains of the neighbours whose bits `others` sets (friendly chains
 /// headed elsewhere; the bits in the order of `neighbor_indexes`). Out of
@@ -883,8 +889,7 @@ fn join(spots: &mut [Spot], p: Pt, target: Pt) {
 fn merge_others(spots: &mut [Spot], p: Pt, stride: usize, mut others: u32) {
     // The neighbours found again here, not handed over: the move loop has
     // fewer values to keep in registers.
-    let p_index = usize::from(p);
-    let neighbours = [p_index - stride, p_index - 1, p_index + 1, p_index + stride];
+    let neighbours = neighbor_indexes(p, stride);
     while others != 0 {
         let n = neighbours[others.trailing_zeros() as usize];
         others &= others - 1;
