@@ -205,7 +205,7 @@ fn check_paths(paths: Vec<PathBuf>, walk: &batch::Walk, options: &CheckOptions, 
         files.push(file);
         Ok(())
     };
-    batch::ordered_map(jobs, produce, work, deliver).expect("collecting results cannot fail");
+    batch::ordered_map(jobs, batch::FileTable::Shared, produce, work, deliver).expect("collecting results cannot fail");
     files
 }
 

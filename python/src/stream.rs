@@ -45,7 +45,7 @@ pub fn start(paths: Vec<PathBuf>, walk: Walk, parse: ParseOptions, jobs: usize) 
         let work = |item: Item| read(item, walk.max_bytes, &parse);
         let deliver = |d: Delivered| tx.send(d).map_err(|_| io::Error::other("the iterator was dropped"));
         // The only error is the iterator gone: nothing left to do.
-        let _ = batch::ordered_map(jobs, produce, work, deliver);
+        let _ = batch::ordered_map(jobs, batch::FileTable::Shared, produce, work, deliver);
     });
     GameStream { rx: Mutex::new(rx), pending: VecDeque::new(), failures: Vec::new(), files: 0, games: 0 }
 }

@@ -11,5 +11,5 @@ pub mod parallel;
 pub mod walk;
 
 pub use archive::Codec;
-pub use parallel::{Held, ordered_map};
+pub use parallel::{FileTable, Held, ordered_map};
 pub use walk::{Content, DEFAULT_MAX_BYTES, Item, PathFilter, Shard, Walk, is_archive};

@@ -127,7 +127,8 @@ pub fn export(mut args: ExportArgs) -> io::Result<Status> {
         }
         Ok(())
     };
-    batch::ordered_map(jobs, produce, work, deliver).map_err(|e| io::Error::new(e.kind(), format!("writing the arrays in {}: {e}", dir.display())))?;
+    batch::ordered_map(jobs, batch::FileTable::OwnPerThread, produce, work, deliver)
+        .map_err(|e| io::Error::new(e.kind(), format!("writing the arrays in {}: {e}", dir.display())))?;
     if inputs.warn_empty(&empty_folders) {
         status = Status::Usage;
     }

@@ -836,7 +836,7 @@ fn check(mut args: CheckArgs, style: report::Style) -> io::Result<Status> {
                 }
             }
         };
-        batch::ordered_map(run.jobs, produce, |(item, plan)| check_item(item, plan, &run), deliver)
+        batch::ordered_map(run.jobs, batch::FileTable::OwnPerThread, produce, |(item, plan)| check_item(item, plan, &run), deliver)
     })?;
     if let Some(progress) = progress {
         progress.finish();

@@ -100,7 +100,7 @@ pub(super) fn run(run: &ScoreRun) -> io::Result<Status> {
                 }
             }
         };
-        batch::ordered_map(run.jobs, produce, |item| score_item(item, run), deliver)
+        batch::ordered_map(run.jobs, batch::FileTable::OwnPerThread, produce, |item| score_item(item, run), deliver)
     })?;
     if let Some(progress) = progress {
         progress.finish();
