@@ -764,18 +764,11 @@ mod tests {
         let mut callers = std::fs::File::open(&paths[7]).unwrap();
         for jobs in 1..=3 {
             let mut read = Vec::new();
-            let produce = |f: &mut dyn FnMut(u64) -> ControlFlow<()>| (0..200).try_for_each(f);
             let work = |i: u64| std::fs::read_to_string(&paths[i as usize]).unwrap();
-            ordered_map(
-                jobs,
-                FileTable::OwnPerThread,
-                |f| drop(produce(f)),
-                work,
-                |text| {
-                    read.push(text);
-                    Ok(())
-                },
-            )
+            ordered_map(jobs, FileTable::OwnPerThread, up_to(200), work, |text| {
+                read.push(text);
+                Ok(())
+            })
             .unwrap();
             assert_eq!(read, (0..200).map(|i| i.to_string()).collect::<Vec<_>>(), "--jobs {jobs}");
             let mut text = String::new();
