@@ -9,6 +9,8 @@
 //! This module knows the mechanics only: which moves are legal under which
 //! ko and suicide settings is decided by `replay`, from `rules`.
 
+use crate::bits::ones;
+
 /// A player's colour.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord)]
 pub enum Color {
@@ -528,10 +530,8 @@ impl Board {
             let spot = self.spot(neighbours[i]);
             u32::from((spot.cell == enemy) & (self.spot(spot.head).libs == 0)) << i
         };
-        let mut choked = choked(0) | choked(1) | choked(2) | choked(3);
-        while choked != 0 {
-            let n = neighbours[choked.trailing_zeros() as usize];
-            choked &= choked - 1;
+        for i in ones(u64::from(choked(0) | choked(1) | choked(2) | choked(3))) {
+            let n = neighbours[i];
             // A chain next to `p` twice is captured at the first.
             if self.spot(n).cell == enemy {
                 let before = captured.len();
@@ -886,13 +886,12 @@ fn neighbor_indexes(p: Pt, stride: usize) -> [usize; 4] {
 /// headed elsewhere; the bits in the order of `neighbor_indexes`). Out of
 /// line: most moves touch one friendly chain at most.
 #[inline(never)]
-fn merge_others(spots: &mut [Spot], p: Pt, stride: usize, mut others: u32) {
+fn merge_others(spots: &mut [Spot], p: Pt, stride: usize, others: u32) {
     // The neighbours found again here, not handed over: the move loop has
     // fewer values to keep in registers.
     let neighbours = neighbor_indexes(p, stride);
-    while others != 0 {
-        let n = neighbours[others.trailing_zeros() as usize];
-        others &= others - 1;
+    for i in ones(u64::from(others)) {
+        let n = neighbours[i];
         // Two neighbours of one chain: merged with the first.
         let (head, other) = (at(spots, p).head, at(spots, n).head);
         if other != head {

@@ -19,6 +19,7 @@ pub mod analysis;
 pub mod arrays;
 #[cfg(feature = "batch")]
 pub mod batch;
+mod bits;
 pub mod board;
 pub mod check;
 #[cfg(feature = "cli")]

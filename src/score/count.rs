@@ -15,9 +15,9 @@
 //! Each pass is a pure function of the [`Analysis`] and the grid so far.
 
 use crate::analysis::{Analysis, ChainId};
+use crate::bits;
 use crate::board::{Cell, Color, Pt};
 use crate::rules::{Connections, Rules, Scoring, SekiEyeRule, Tax};
-use crate::score::bits;
 
 /// What a point of the final position counts as.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]

@@ -44,8 +44,8 @@
 use std::collections::HashMap;
 use std::hash::{BuildHasherDefault, Hasher};
 
+use crate::bits::ones;
 use crate::board::{MAX_SIZE, Pt};
-use crate::score::bits::ones;
 use crate::score::reader::Position;
 
 const EMPTY: u8 = 0;

@@ -7,7 +7,6 @@
 //! module knows the board, the rules and the SGF model; it knows nothing of
 //! output formats.
 
-mod bits;
 mod count;
 pub mod estimate;
 mod life;

@@ -754,7 +754,7 @@ impl Seen {
     }
 
     /// Pushes the points of the set below `len` onto `out`, in order. A
-    /// loop of its own, not [`super::bits::members`]: on the races' walks
+    /// loop of its own, not [`crate::bits::members`]: on the races' walks
     /// the iterator cost 0.3% of the finished games' instructions.
     fn extend_sorted(&self, len: usize, out: &mut Vec<usize>) {
         for (i, &word) in self.0[..len.div_ceil(64)].iter().enumerate() {

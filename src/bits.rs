@@ -1,6 +1,7 @@
-//! Sets of points as the bits of words (point `p` is bit `p % 64` of word
-//! `p / 64`), as the count's fills, the reader's walks and the
-//! life-and-death search keep them: read here, in order.
+//! Sets as the bits of words: a move's neighbours as the bits of a mask,
+//! and sets of points (point `p` is bit `p % 64` of word `p / 64`) as
+//! the count's fills, the reader's walks and the life-and-death search
+//! keep them: read here, in order.
 
 /// The places of the bits set in `word`, lowest first.
 pub(crate) fn ones(mut word: u64) -> impl Iterator<Item = usize> {
