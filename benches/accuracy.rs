@@ -7,8 +7,13 @@
 //! cargo bench --bench accuracy                  # the figures
 //! cargo bench --bench accuracy -- misses        # and every winner miss, with its unsure chains
 //! BENCH_JOBS=1 KIFU_CORPUS=/path/to/corpus cargo bench --bench accuracy
-//! BENCH_SEEDS=4 cargo bench --bench accuracy    # also the winners under 3 other seeds of the estimator
+//! BENCH_SEEDS=12 cargo bench --bench accuracy   # also the winners under 11 other seeds of the estimator
 //! ```
+//!
+//! One seed's figure moves by a few games from the next seed's (about 20
+//! games change winner whenever the random numbers change), so a change is
+//! judged on the mean over seeds, with its standard error: with 12 seeds
+//! the mean of a half is known to about half a game.
 //!
 //! The games: KGS games whose `RE[]` has a margin, that end with two
 //! passes, without oddities (the same selection as `benches/accuracy.py`'s
@@ -207,10 +212,19 @@ fn seed_spread(kgs: &Path, rows: &[Row], seeds: u64) {
     let selected: std::collections::HashSet<&str> = rows.iter().map(|r| r.name.as_str()).collect();
     let split_of = |name: &str| rows.iter().find(|r| r.name == name).map(|r| r.split);
     let mut winners: Vec<[usize; 3]> = vec![count_winners(rows)];
+    // Per missed game: its split and on how many seeds it is missed.
+    let mut missed: std::collections::HashMap<String, (Split, u64)> = std::collections::HashMap::new();
+    let mut count_misses = |rows: &[Row]| {
+        for r in rows.iter().filter(|r| !winner_agrees(r)) {
+            missed.entry(r.name.clone()).or_insert((r.split, 0)).1 += 1;
+        }
+    };
+    count_misses(rows);
     for seed in 1..seeds {
         let (_, _, other) = over_files(kgs, |f| score_file(kgs, f, seed));
         let kept: Vec<Row> = other.into_iter().filter(|r| selected.contains(r.name.as_str()) && split_of(&r.name) == Some(r.split)).collect();
         winners.push(count_winners(&kept));
+        count_misses(&kept);
         if std::env::args().skip(1).any(|a| a == "misses") {
             for r in kept.iter().filter(|r| !winner_agrees(r)) {
                 println!(
@@ -222,10 +236,17 @@ fn seed_spread(kgs: &Path, rows: &[Row], seeds: u64) {
             }
         }
     }
-    for (k, label) in ["all", "tuning", "held out"].into_iter().enumerate() {
+    for (k, (label, split)) in [("all", None), ("tuning", Some(Split::Tuning)), ("held out", Some(Split::HeldOut))].into_iter().enumerate() {
         let v: Vec<usize> = winners.iter().map(|w| w[k]).collect();
-        let mean = v.iter().sum::<usize>() as f64 / v.len() as f64;
-        println!("  winners over {seeds} seeds, {label:<8}: {v:?}, mean {mean:.1}");
+        let n = v.len() as f64;
+        let mean = v.iter().sum::<usize>() as f64 / n;
+        let standard_error = (v.iter().map(|&x| (x as f64 - mean).powi(2)).sum::<f64>() / (n - 1.0) / n).sqrt();
+        let in_split = |&&(s, _): &&(Split, u64)| split.is_none_or(|want| s == want);
+        let every = missed.values().filter(in_split).filter(|&&(_, k)| k == seeds).count();
+        let some = missed.values().filter(in_split).filter(|&&(_, k)| k < seeds).count();
+        println!(
+            "  winners over {seeds} seeds, {label:<8}: {v:?}, mean {mean:.1} (standard error {standard_error:.1}); games missed on every seed {every}, on some {some}"
+        );
     }
 }
 
