@@ -50,9 +50,18 @@ fn score(bytes: &[u8], options: &ScoreOptions) -> GameScore {
     score_game(&game_of(bytes), options).expect("a board to score")
 }
 
-/// The options `kifu score` uses with no flags.
+/// The options `kifu score` uses with no flags, but for the estimator's
+/// random numbers when `KIFU_ESTIMATE_SEED` is set.
 fn defaults() -> ScoreOptions {
-    ScoreOptions::default()
+    ScoreOptions { estimate_seed: estimate_seed(), ..ScoreOptions::default() }
+}
+
+/// `KIFU_ESTIMATE_SEED`: 0 (unset) gives kifu's own answers; another seed
+/// measures how much the suites' figures owe to the estimator's random
+/// numbers (docs/accuracy.md, "Other random numbers"). The generated tables
+/// of docs/accuracy.md are seed 0's, and are checked only on it.
+fn estimate_seed() -> u64 {
+    std::env::var("KIFU_ESTIMATE_SEED").ok().and_then(|v| v.parse().ok()).unwrap_or(0)
 }
 
 /// `--rules NAME`.
@@ -806,6 +815,9 @@ fn gnugo_final_scores() {
     // Issue 16: at least 54 of 57; every miss is explained in docs/accuracy.md.
     assert!(agree >= 54, "at least 54 of 57: {agree}\n{}", misses.join("\n"));
     table += &format!("\n**{agree} of {}** agree.\n", cases.len());
+    if estimate_seed() != 0 {
+        return;
+    }
     common::check_generated_part("docs/accuracy.md", "gnugo-final-scores", &table);
     let doc = String::from_utf8(read(&manifest().join("docs/accuracy.md"))).unwrap();
     let unexplained: Vec<&String> = missed.iter().filter(|stem| !doc.contains(&format!("\n- {stem}"))).collect();
@@ -849,7 +861,9 @@ fn fuego_scoring() {
     }
     assert!(agree * 10 >= total * 9, "at least 90%: {agree} of {total}\n{}", misses.join("\n"));
     table += &format!("\n**{agree} of {total}** agree.\n");
-    common::check_generated_part("docs/accuracy.md", "fuego-scores", &table);
+    if estimate_seed() == 0 {
+        common::check_generated_part("docs/accuracy.md", "fuego-scores", &table);
+    }
 }
 
 // ---------------------------------------------------------------------------
