@@ -11,7 +11,9 @@
 //!   chain reaching [`SAFE_LIBERTIES`] liberties has escaped.
 //! - **race**: two adjacent chains of opposite colours, neither able to
 //!   live alone: each side fills the other's liberties (outside ones and
-//!   shared ones), extends its own, or captures a neighbour; moves that are
+//!   shared ones), extends its own, or captures a neighbour, and where an
+//!   outside liberty would be a self-atari to fill, first plays beside it
+//!   (an approach move); moves that are
 //!   self-atari without capturing are not played, so a shared liberty
 //!   neither side can fill leaves a seki. The search ends with a capture,
 //!   two passes (seki), or a chain escaping to [`SAFE_LIBERTIES`] more
@@ -586,6 +588,15 @@ impl Position {
         for &l in my_libs {
             push(l, &mut moves);
         }
+        // Approach moves: an outside liberty of the opponent's that would be
+        // a self-atari to fill is first given room from an empty neighbour.
+        for &l in their_libs.iter().filter(|l| !my_libs.contains(l)) {
+            if self.empty_beside(l) < 2 && self.child().place(l, to_move).is_some_and(|played| played.self_atari()) {
+                for n in self.nbrs(l).into_iter().filter(|&n| self.cells[n] == EMPTY && !their_libs.contains(&n)) {
+                    push(n, &mut moves);
+                }
+            }
+        }
         let capture = (their_libs.len() == 1).then(|| their_libs[0]);
         let mut best: i8 = if maximizing { -2 } else { 2 };
         let mut unknown = false;
@@ -1139,6 +1150,31 @@ mod tests {
         let (black, white) = (at(&seki, 0, 0).into(), at(&seki, 2, 0).into());
         let position = Position::new(&seki);
         assert!(!position.sacrifice_kills(black, white) && !position.sacrifice_kills(white, black));
+    }
+
+    #[test]
+    fn an_outside_liberty_that_would_be_a_self_atari_is_approached_first() {
+        // The upper left corner of KGS2002/2002-10-13-17 (Black's dead A18
+        // taken off), walled in: Black's C18 chain has four liberties (A17
+        // and E17 outside, B18 and D19 shared), White's B19-C19 three (A19
+        // outside). Black filling A19 is a self-atari until Black plays A18
+        // beside it; without that approach Black could never fill A19, and
+        // White moving first won the race. Black moving first wins; White
+        // moving first gets a seki (Black answers White's fills at B18).
+        #[rustfmt::skip]
+        let corner = board(&[
+            ".OO.XOX..",
+            "..XXXOX..",
+            ".XXO.OX..",
+            ".OO.OOOXX",
+            "OOOOOOOOO",
+            ".........",
+            "OOOOOOOOO",
+            "XXXXXXXXX",
+            ".........",
+        ]);
+        let (black, white) = (at(&corner, 2, 1), at(&corner, 2, 0));
+        assert_eq!(Position::new(&corner).race_values(black, white), (Some(1), Some(0)));
     }
 
     #[test]
