@@ -1159,8 +1159,8 @@ mod tests {
         // and E17 outside, B18 and D19 shared), White's B19-C19 three (A19
         // outside). Black filling A19 is a self-atari until Black plays A18
         // beside it; without that approach Black could never fill A19, and
-        // White moving first won the race. Black moving first wins; White
-        // moving first gets a seki (Black answers White's fills at B18).
+        // White moving first won the race. Now Black moving first wins,
+        // and White moving first gets a seki at best.
         #[rustfmt::skip]
         let corner = board(&[
             ".OO.XOX..",
