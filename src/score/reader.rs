@@ -13,9 +13,8 @@
 //!   live alone: each side fills the other's liberties (outside ones and
 //!   shared ones), extends its own, or captures a neighbour, and where an
 //!   outside liberty would be a self-atari to fill, first plays beside it
-//!   (an approach move); moves that are
-//!   self-atari without capturing are not played, so a shared liberty
-//!   neither side can fill leaves a seki. The search ends with a capture,
+//!   (an approach move); moves that are self-atari without capturing are
+//!   not played, so a shared liberty neither side can fill leaves a seki. The search ends with a capture,
 //!   two passes (seki), or a chain escaping to [`SAFE_LIBERTIES`] more
 //!   liberties than the race needs. A seki of two shared liberties is
 //!   also asked whether one side breaks it by a sacrifice: filling one,
