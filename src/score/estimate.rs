@@ -31,7 +31,8 @@
 //!    other in the playouts, and a dead chain keeps its points more often
 //!    than on a settled board) the threshold is 0.75, and a group that only
 //!    this higher threshold kills lives if each of its chains borders two
-//!    eyes by their shape (`reader::every_chain_two_eyes`); if not, it is
+//!    eyes by their shape, its own or those of a chain it cannot be cut
+//!    from (`reader::every_chain_two_eyes`); if not, it is
 //!    tried once more: the attacker plays
 //!    each of the group's liberties and those of the enemy chains beside
 //!    it first, 12 playouts each; if after the best of those moves the

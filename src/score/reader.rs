@@ -913,25 +913,69 @@ pub(crate) fn vital_point_empty(pos: &Position, stones: &[usize]) -> bool {
 
 /// Whether every chain of the group at `stones` (its chains' stones, one
 /// colour) touches eyes worth two: the group's enclosed regions are read
-/// by their shape, and a chain counts only the regions it borders itself.
-/// A group of chains that share liberties without being connected can be
-/// cut apart; each chain then needs its own two eyes, as in Benson's test.
+/// by their shape, and a chain counts only the regions it borders itself,
+/// or those of the chains it cannot be cut from ([`cannot_be_cut`]). A
+/// group of chains that share liberties without being connected can be
+/// cut apart; each part then needs its own two eyes, as in Benson's test.
 pub(crate) fn every_chain_two_eyes(pos: &Position, stones: &[usize]) -> bool {
-    let Some((_, Some(EyeCount { regions, worth, .. }))) = eyes_of(pos, stones) else {
+    let Some((owner, Some(EyeCount { regions, worth, .. }))) = eyes_of(pos, stones) else {
         return false;
     };
     let mut seen = Seen::new();
-    stones.iter().all(|&s| {
+    let mut chains: Vec<(Vec<usize>, Vec<usize>)> = Vec::new();
+    for &s in stones {
         if seen.contains(s) {
-            return true;
+            continue;
         }
-        let (chain, _) = pos.chain(s);
-        for &c in &chain {
+        let chain = pos.chain(s);
+        for &c in &chain.0 {
             seen.insert(c);
         }
-        let touches = |r: &Vec<usize>| r.iter().any(|&p| pos.nbrs(p).iter().any(|n| chain.binary_search(n).is_ok()));
+        chains.push(chain);
+    }
+    let in_eye = |p: usize| regions.iter().any(|r| r.binary_search(&p).is_ok());
+    let mut part: Vec<usize> = (0..chains.len()).collect();
+    for i in 0..chains.len() {
+        for j in i + 1..chains.len() {
+            if cannot_be_cut(pos, owner, &chains[i].1, &chains[j].1, &in_eye) {
+                let (a, b) = (part_of(&part, i), part_of(&part, j));
+                part[a.max(b)] = a.min(b);
+            }
+        }
+    }
+    (0..chains.len()).all(|i| {
+        let p = part_of(&part, i);
+        let touches = |r: &Vec<usize>| {
+            (0..chains.len()).filter(|&j| part_of(&part, j) == p).any(|j| r.iter().any(|&q| pos.nbrs(q).iter().any(|n| chains[j].0.binary_search(n).is_ok())))
+        };
         regions.iter().zip(&worth).filter(|(r, _)| touches(r)).map(|(_, w)| w).sum::<u32>() >= 2
     })
+}
+
+/// The part chain `i` belongs to: the least chain of it.
+fn part_of(part: &[usize], mut i: usize) -> usize {
+    while part[i] != i {
+        i = part[i];
+    }
+    i
+}
+
+/// Whether two chains of `owner`'s with these liberties stay joined
+/// whatever the opponent does: they share two liberties outside the
+/// group's eyes (a cut at one is answered at the other), or one there
+/// beside a shared eye, where the cut is a self-atari that takes nothing
+/// (the owner captures the cutting stone and keeps the eye).
+fn cannot_be_cut(pos: &Position, owner: u8, a: &[usize], b: &[usize], in_eye: &dyn Fn(usize) -> bool) -> bool {
+    let shared: Vec<usize> = a.iter().copied().filter(|p| b.binary_search(p).is_ok()).collect();
+    let cuts: Vec<usize> = shared.iter().copied().filter(|&p| !in_eye(p)).collect();
+    match cuts[..] {
+        [cut] if shared.len() >= 2 => {
+            let mut after = pos.clone();
+            after.place(cut, other(owner)).is_none_or(|played| !played.captured && played.liberties < 2)
+        }
+        [_, _, ..] => true,
+        _ => false,
+    }
 }
 
 /// What the regions a group encloses give it.
@@ -1234,6 +1278,31 @@ mod tests {
         // Connected into one chain, the same stones have three eyes.
         let whole = board(&[".O.O.OX..", "OO.OOOX..", "XOOOXXX..", "........."]);
         assert!(every_chain_two_eyes(&Position::new(&whole), &stones(&whole, &[(1, 1)])));
+    }
+
+    #[test]
+    fn a_chain_that_cannot_be_cut_off_shares_the_eyes_of_its_neighbour() {
+        // A 9x9 board whose top rows are these, the rest empty.
+        let nine = |top: &[&str]| {
+            let mut rows = top.to_vec();
+            rows.resize(9, ".........");
+            board(&rows)
+        };
+        let stones =
+            |b: &Board, chains: &[(usize, usize)]| -> Vec<usize> { chains.iter().flat_map(|&(x, y)| b.chain(at(b, x, y))).map(|p| p as usize).collect() };
+        // White's D9-E8 borders one eye, C9, and shares with the two-eyed
+        // chain beside it one more liberty, D8: Black's cut there is a
+        // self-atari, which White takes, keeping both eyes.
+        let joined = nine(&[".O.OO....", "OOO.O....", "..O......"]);
+        assert!(every_chain_two_eyes(&Position::new(&joined), &stones(&joined, &[(1, 1), (3, 0)])));
+        // Without E8 the cut at D8 has two liberties: it stands, and
+        // D9-E9 is left with one eye.
+        let cut = nine(&[".O.OO....", "OOO......", "..O......"]);
+        assert!(!every_chain_two_eyes(&Position::new(&cut), &stones(&cut, &[(1, 1), (3, 0)])));
+        // E7 has no eye, but shares two liberties outside the eyes with
+        // the two-eyed chain, D7 and E8: a cut at one is answered at the other.
+        let miai = nine(&[".O.O.....", "OOOO.....", "....O...."]);
+        assert!(every_chain_two_eyes(&Position::new(&miai), &stones(&miai, &[(1, 1), (4, 2)])));
     }
 
     #[test]
