@@ -85,7 +85,10 @@
 //!    taking half its stones) it gets pass-alive, a seki of that local
 //!    game being no life, its chains in atari left out: the playouts
 //!    fill such eye spaces at random and miss the one answer that makes
-//!    two eyes.
+//!    two eyes. A dead chain that shares a liberty with a chain this step
+//!    revives is asked step 4's seki question again, with that chain
+//!    (a chain inside an enemy group the playouts killed had no living
+//!    enemy to be in seki with).
 //! 7. The other way round, a living chain walled in with small regions
 //!    of its own is dead if the attacker captures it there even when it
 //!    moves first (`score::life`, the same search, with the walls short
@@ -586,12 +589,17 @@ impl Estimator {
         // every fight on the board).
         if params.race <= 1.0 {
             self.keep_race_winners(&shares, &linked, &root, params, &position, &mut dead_chain);
-            let in_seki = self.keep_seki(&linked, &shares, params, &mut dead_chain);
+            let in_seki = self.keep_seki(&linked, &shares, params, &mut dead_chain, None);
             self.kill_false_seki(&mut dead_chain);
             if params.passed {
                 self.kill_groups_without_room(&linked, &root, &in_seki, &shares, &mut dead_chain);
             }
-            self.keep_enclosed_living(&linked, &root, &mut dead_chain);
+            let revived = self.keep_enclosed_living(&linked, &root, &mut dead_chain);
+            // A dead chain beside a revived one may be in seki with it:
+            // asked before, it had no living enemy there.
+            if !revived.is_empty() {
+                self.keep_seki(&linked, &shares, params, &mut dead_chain, Some(&revived));
+            }
             let killed = self.kill_enclosed_dying(&linked, &mut dead_chain);
             self.kill_broken_seki(&killed, &linked, &mut dead_chain);
             self.keep_double_connected(&mut dead_chain);
@@ -835,8 +843,9 @@ impl Estimator {
     /// A seki the enemy breaks by a sacrifice on the board with the dame
     /// filled (`reader::Position::sacrifice_kills`: it gives up its chain
     /// on one shared liberty, and the capture leaves the chain one eye) is
-    /// none. Returns the chains it keeps.
-    fn keep_seki(&self, linked: &[bool], shares: &[f64], params: &Params, dead_chain: &mut [bool]) -> Vec<usize> {
+    /// none. With `revived`, only races with those chains are read (the
+    /// chains step 6 revived). Returns the chains it keeps.
+    fn keep_seki(&self, linked: &[bool], shares: &[f64], params: &Params, dead_chain: &mut [bool], revived: Option<&[usize]>) -> Vec<usize> {
         let cleared = self.without_dead(dead_chain);
         let root = self.groups(linked);
         // The board with the dead chains off but for `chains`.
@@ -875,7 +884,13 @@ impl Estimator {
             for (s, q) in enemies {
                 let e = self.chain_of[q] as usize;
                 let theirs = position.liberties(q);
-                if self.chains[e].color != self.chains[d].color && !dead_chain[e] && !self.pass_alive[e] && theirs.iter().any(|l| liberties.contains(l)) {
+                let asked = revived.is_none_or(|chains| chains.contains(&e));
+                if asked
+                    && self.chains[e].color != self.chains[d].color
+                    && !dead_chain[e]
+                    && !self.pass_alive[e]
+                    && theirs.iter().any(|l| liberties.contains(l))
+                {
                     races.push((liberties.len() + theirs.len(), d, s, q));
                 }
             }
@@ -1064,8 +1079,9 @@ impl Estimator {
     /// open ground) lives if the attacker, moving first, cannot capture it
     /// there, or read whole gets pass-alive ([`life::Reading::lives_enclosed`]), with
     /// the chains of its colour that share those regions: the playouts fill
-    /// such eye spaces at random.
-    fn keep_enclosed_living(&self, linked: &[bool], root: &[usize], dead_chain: &mut [bool]) {
+    /// such eye spaces at random. Returns the chains it revives.
+    fn keep_enclosed_living(&self, linked: &[bool], root: &[usize], dead_chain: &mut [bool]) -> Vec<usize> {
+        let mut revived = Vec::new();
         let n = self.chains.len();
         let mut asked = vec![false; n];
         let settled = |p| self.settled(p);
@@ -1079,10 +1095,15 @@ impl Estimator {
             let stones: Vec<usize> = group.flat_map(|j| self.chain_stones(j).iter().copied()).collect();
             if let Some(living) = reading.lives_enclosed(&stones) {
                 for p in living {
-                    dead_chain[self.chain_of[p] as usize] = false;
+                    let c = self.chain_of[p] as usize;
+                    if dead_chain[c] {
+                        dead_chain[c] = false;
+                        revived.push(c);
+                    }
                 }
             }
         }
+        revived
     }
 
     /// Step 7 of the method: a living chain walled in with small regions
@@ -2899,7 +2920,7 @@ mod tests {
             for &other in also_dead {
                 dead[other] = true;
             }
-            est.keep_seki(&vec![true; n], &shares, &PARAMS, &mut dead);
+            est.keep_seki(&vec![true; n], &shares, &PARAMS, &mut dead, None);
             !dead[id(2, 0)]
         };
         assert!(kept(0.4, &[]));
@@ -2907,6 +2928,29 @@ mod tests {
         // The white stones below Black's chain dead too: taken off, they
         // leave Black the liberties that win the race.
         assert!(!kept(0.4, &[id(0, 3)]));
+    }
+
+    #[test]
+    fn a_chain_beside_a_revived_one_is_asked_for_a_seki_again() {
+        // The seki above, with both chains of it dead at first: White's
+        // c1-c3 has no living enemy to be in seki with until Black's corner
+        // chain is revived (as step 6 does), and then only with that chain.
+        let rows = ["X.OX.....", "X.OX.....", "XXOX.....", "OOXX.....", "OOXXXXXXX", "OOOOOOOOO", "........."];
+        let b = board_from(&rows);
+        let est = Estimator::new(&b, 0);
+        let (white, corner, wall) = (chain_at(&est, &b, 2, 0), chain_at(&est, &b, 0, 0), chain_at(&est, &b, 3, 0));
+        let n = est.chains.len();
+        let mut shares = vec![1.0; n];
+        shares[white] = 0.4;
+        let mut dead = vec![false; n];
+        (dead[white], dead[corner]) = (true, true);
+        est.keep_seki(&vec![true; n], &shares, &PARAMS, &mut dead, None);
+        assert!(dead[white]);
+        dead[corner] = false;
+        est.keep_seki(&vec![true; n], &shares, &PARAMS, &mut dead, Some(&[wall]));
+        assert!(dead[white], "only races with the revived chains are read");
+        est.keep_seki(&vec![true; n], &shares, &PARAMS, &mut dead, Some(&[corner]));
+        assert!(!dead[white]);
     }
 
     #[test]
@@ -2926,7 +2970,7 @@ mod tests {
         assert_eq!(reading.race_values(c1, a1).1, Some(-1), "unfilled, Black moving first wins the race");
         let filled = est.with_dame_filled(&est.cells, id(2, 0), id(0, 0), &dead).expect("a4 is a dame White fills");
         assert_eq!(filled[b.point(0, 3).unwrap() as usize], WHITE);
-        est.keep_seki(&vec![true; n], &shares, &PARAMS, &mut dead);
+        est.keep_seki(&vec![true; n], &shares, &PARAMS, &mut dead, None);
         assert!(!dead[id(2, 0)], "a seki once the dame are filled");
     }
 
@@ -2957,7 +3001,7 @@ mod tests {
         let mut reading = reader::Position::from_cells(est.stride, &est.cells);
         let (a2, b1) = (b.point(black.0, black.1).unwrap(), b.point(stone.0, stone.1).unwrap());
         assert_eq!(reading.race_values(a2, b1), (Some(1), Some(0)), "the race alone reads a seki at worst");
-        est.keep_seki(&vec![true; n], &shares, &PARAMS, &mut dead);
+        est.keep_seki(&vec![true; n], &shares, &PARAMS, &mut dead, None);
         assert!(dead[id(black.0, black.1)], "White's sacrifice at c1 breaks the seki");
     }
 
@@ -3000,7 +3044,7 @@ mod tests {
             for friend in [id(3, 0), id(5, 0)] {
                 (shares[friend], dead[friend], linked[friend]) = (0.1, true, friends_in_group);
             }
-            est.keep_seki(&linked, &shares, &PARAMS, &mut dead);
+            est.keep_seki(&linked, &shares, &PARAMS, &mut dead, None);
             !dead[id(4, 1)]
         };
         assert!(kept(true));
@@ -3026,7 +3070,7 @@ mod tests {
         let mut reading = reader::Position::from_cells(est.stride, &est.cells);
         let (b9, d9) = (b.point(1, 0).unwrap(), b.point(3, 0).unwrap());
         assert_eq!(reading.race_values(b9, d9), (Some(0), Some(-1)), "unfilled, White moving first wins");
-        est.keep_seki(&vec![true; n], &shares, &PARAMS, &mut dead);
+        est.keep_seki(&vec![true; n], &shares, &PARAMS, &mut dead, None);
         assert!(!dead[id(1, 0)] && !dead[id(0, 1)], "a seki once g9 is filled");
     }
 
@@ -3050,7 +3094,7 @@ mod tests {
                 (shares[chain], dead[chain]) = (0.55, true);
             }
             linked[upper] = linked_upper;
-            est.keep_seki(&linked, &shares, &PARAMS, &mut dead);
+            est.keep_seki(&linked, &shares, &PARAMS, &mut dead, None);
             !dead[lower]
         };
         assert!(est.races_as_one(&[upper, lower]));
