@@ -943,11 +943,10 @@ pub(crate) fn every_chain_two_eyes(pos: &Position, stones: &[usize]) -> bool {
             }
         }
     }
-    (0..chains.len()).all(|i| {
-        let p = part_of(&part, i);
-        let touches = |r: &Vec<usize>| {
-            (0..chains.len()).filter(|&j| part_of(&part, j) == p).any(|j| r.iter().any(|&q| pos.nbrs(q).iter().any(|n| chains[j].0.binary_search(n).is_ok())))
-        };
+    let parts: Vec<usize> = (0..chains.len()).map(|i| part_of(&part, i)).collect();
+    parts.iter().all(|&own| {
+        let members = chains.iter().zip(&parts).filter(|&(_, &p)| p == own).map(|((stones, _), _)| stones);
+        let touches = |r: &Vec<usize>| members.clone().any(|stones| r.iter().any(|&q| pos.nbrs(q).iter().any(|n| stones.binary_search(n).is_ok())));
         regions.iter().zip(&worth).filter(|(r, _)| touches(r)).map(|(_, w)| w).sum::<u32>() >= 2
     })
 }
