@@ -32,11 +32,11 @@
 //!    than on a settled board) the threshold is 0.75, and a group that only
 //!    this higher threshold kills lives if each of its chains borders two
 //!    eyes by their shape, its own or those of a chain it cannot be cut
-//!    from (`reader::every_chain_two_eyes`); if not, it is
-//!    tried once more: the attacker plays
-//!    each of the group's liberties and those of the enemy chains beside
-//!    it first, 12 playouts each; if after the best of those moves the
-//!    group still keeps 45% of its points, it lives. Between 0.3 and 0.7
+//!    from (`reader::every_chain_two_eyes`); if not, it is tried once
+//!    more: the attacker plays each of the group's liberties and those of
+//!    the enemy chains beside it first, 12 playouts each; if after the
+//!    best of those moves the group still keeps 45% of its points, it
+//!    lives. Between 0.3 and 0.7
 //!    a chain is reported unsure (on the KGS games with territory markup,
 //!    those bands are where the players' calls split). A capturing race
 //!    has one loser: of two adjacent chains of opposite colours both found

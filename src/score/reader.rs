@@ -14,9 +14,9 @@
 //!   shared ones), extends its own, or captures a neighbour, and where an
 //!   outside liberty would be a self-atari to fill, first plays beside it
 //!   (an approach move); moves that are self-atari without capturing are
-//!   not played, so a shared liberty neither side can fill leaves a seki. The search ends with a capture,
-//!   two passes (seki), or a chain escaping to [`SAFE_LIBERTIES`] more
-//!   liberties than the race needs. A seki of two shared liberties is
+//!   not played, so a shared liberty neither side can fill leaves a seki.
+//!   The search ends with a capture, two passes (seki), or a chain
+//!   escaping to [`SAFE_LIBERTIES`] more liberties than the race needs. A seki of two shared liberties is
 //!   also asked whether one side breaks it by a sacrifice: filling one,
 //!   so that the stones the other side captures leave it a nakade.
 //! - **eye space**: a region of empty points (and the opponent's stones in
@@ -1263,10 +1263,13 @@ mod tests {
         assert_eq!(eye_space(&good, &[at(&good, 1, 0)], Cell::White), Eyes::One);
     }
 
+    /// The stones of the chains at these points, as a group.
+    fn stones(b: &Board, chains: &[(usize, usize)]) -> Vec<usize> {
+        chains.iter().flat_map(|&(x, y)| b.chain(at(b, x, y))).map(|p| p as usize).collect()
+    }
+
     #[test]
     fn each_chain_of_a_group_needs_two_eyes_of_its_own() {
-        let stones =
-            |b: &Board, chains: &[(usize, usize)]| -> Vec<usize> { chains.iter().flat_map(|&(x, y)| b.chain(at(b, x, y))).map(|p| p as usize).collect() };
         let two = board(&[".O.O.X...", "OOOOOX...", "XXXXXX...", "........."]);
         assert!(every_chain_two_eyes(&Position::new(&two), &stones(&two, &[(1, 1)])));
         // Two chains with an eye each share a two-point eye, and a third
@@ -1287,8 +1290,6 @@ mod tests {
             rows.resize(9, ".........");
             board(&rows)
         };
-        let stones =
-            |b: &Board, chains: &[(usize, usize)]| -> Vec<usize> { chains.iter().flat_map(|&(x, y)| b.chain(at(b, x, y))).map(|p| p as usize).collect() };
         // White's D9-E8 borders one eye, C9, and shares with the two-eyed
         // chain beside it one more liberty, D8: Black's cut there is a
         // self-atari, which White takes, keeping both eyes.
