@@ -1634,6 +1634,9 @@ struct Light {
     ko: usize,
     /// Moves that captured, so far in the playout.
     captures: u32,
+    /// The vital point of the eye space the last move left by capturing a
+    /// chain of three to six stones, or 0.
+    nakade: usize,
     /// Moves leaving a chain of this many stones or more in atari (without
     /// capturing) are not played.
     self_atari: usize,
@@ -1764,6 +1767,7 @@ impl Clone for Light {
             around: self.around.clone(),
             ko: self.ko,
             captures: self.captures,
+            nakade: self.nakade,
             self_atari: self.self_atari,
             local: self.local,
             ring: self.ring,
@@ -1789,6 +1793,7 @@ impl Light {
             around: vec![0; n],
             ko: 0,
             captures: 0,
+            nakade: 0,
             self_atari: 2,
             local: 0,
             ring: {
@@ -1834,6 +1839,7 @@ impl Light {
         self.around.copy_from_slice(&o.around);
         self.ko = o.ko;
         self.captures = o.captures;
+        self.nakade = o.nakade;
     }
 
     #[inline]
@@ -2074,9 +2080,10 @@ impl Light {
     fn play_chosen(&mut self, p: usize, c: u8) {
         let opp = BLACK + WHITE - c;
         self.ko = 0;
+        self.nakade = 0;
         self.place(p, c);
         let mut captured = 0;
-        let mut last_capture = 0;
+        let (mut last_capture, mut last_size) = (0, 0);
         // One look at each neighbour joins the own chains and takes the
         // enemy ones left without pseudo-liberties, as [`Light::put`] then
         // captures would: the chain stats are sums, and a capture changes
@@ -2088,18 +2095,55 @@ impl Light {
             } else if x == opp {
                 let h = self.head(n);
                 if self.stats(h).nlib == 0 {
-                    captured += self.remove_chain(h);
+                    last_size = self.remove_chain(h);
+                    captured += last_size;
                     last_capture = n;
                 }
             }
         }
         if captured > 0 {
             self.captures += 1;
+            if captured == last_size && (3..=6).contains(&captured) {
+                self.nakade = self.vital_point(last_capture, captured);
+            }
         }
         let h = self.head(p);
         if captured == 1 && self.stats(h).size == 1 && self.stats(h).nlib == 1 {
             self.ko = last_capture;
         }
+    }
+
+    /// The vital point of the eye space left by capturing a chain of
+    /// `size` stones, one of them `at` (a captured chain keeps its links),
+    /// if the space is a killing shape: a straight or bent three, a
+    /// pyramid four, a crossed or bulky five, a rabbity six. Its vital
+    /// point is the one with the most neighbours in the space. Other
+    /// shapes give 0: a square four is dead whatever is played, and the
+    /// rest make two eyes.
+    #[inline(never)]
+    fn vital_point(&self, at: usize, size: usize) -> usize {
+        let mut space = [0usize; 6];
+        let mut q = at;
+        for slot in space.iter_mut().take(size) {
+            *slot = q;
+            q = self.next(q);
+        }
+        let space = &space[..size];
+        let (mut best, mut most) = (0, 0);
+        for &q in space {
+            let degree = self.nbrs(q).into_iter().filter(|n| space.contains(n)).count();
+            if degree > most {
+                (best, most) = (q, degree);
+            }
+        }
+        let square = || space.iter().any(|&q| [q + 1, q + self.stride, q + self.stride + 1].iter().all(|n| space.contains(n)));
+        let killing = match size {
+            3 => true,
+            4 => most == 3,
+            5 => most == 4 || (most == 3 && square()),
+            _ => most == 4 && square(),
+        };
+        if killing { best } else { 0 }
     }
 
     /// Legal for `c` (no suicide, no immediate ko retake).
@@ -2384,11 +2428,17 @@ impl Light {
         false
     }
 
-    /// A move answering the last ones: capture the chain just played or
+    /// A move answering the last ones: the vital point of the eye space
+    /// the last move made by capturing ([`Light::vital_point`]; a random
+    /// move elsewhere would let the capturer make two eyes of one); capture
+    /// the chain just played or
     /// one next to our previous move if it is in atari; else save an own
     /// chain the last move put in atari. `hot` lists points to look at
     /// as well (chains in atari at the start of the playout).
     fn reply(&self, last: usize, prev: usize, c: u8, hot: &[usize]) -> Option<usize> {
+        if self.nakade != 0 && self.legal(self.nakade, c) {
+            return Some(self.nakade);
+        }
         if last != 0 {
             if let Some(l) = self.capture_at(last, c) {
                 return Some(l);
@@ -2497,6 +2547,7 @@ impl Light {
                     passes += 1;
                     last[ci] = 0;
                     self.ko = 0;
+                    self.nakade = 0;
                 }
             }
             moves += 1;
@@ -2762,6 +2813,57 @@ mod tests {
         ]);
         let e = estimate(&b);
         assert_eq!(e.dead, pts(&b, &[(2, 1)]));
+    }
+
+    #[test]
+    fn a_capture_of_three_to_six_stones_leaves_its_vital_point_to_the_loser() {
+        let nakade_after = |rows: &[&str], (x, y): (usize, usize)| {
+            let b = board_from(rows);
+            let est = Estimator::new(&b, 0);
+            let (mut light, _) = est.playout_board(&PARAMS);
+            light.play(b.point(x, y).expect("on the board") as usize, BLACK);
+            (light.nakade != 0).then_some(light.nakade)
+        };
+        let at = |rows: &[&str], x, y| board_from(rows).point(x, y).map(|p| p as usize);
+        let bent_three = ["XXXX.", "XOOX.", "XO.X.", "XXXX.", "....."];
+        assert_eq!(nakade_after(&bent_three, (2, 2)), at(&bent_three, 1, 1));
+        let pyramid_four = ["XXXXX", "XOOOX", "XXO.X", "XXXXX", "....."];
+        assert_eq!(nakade_after(&pyramid_four, (3, 2)), at(&pyramid_four, 2, 1));
+        let bulky_five = ["XXXXX", "XOOOX", "XOO.X", "XXXXX", "....."];
+        assert_eq!(nakade_after(&bulky_five, (3, 2)), at(&bulky_five, 2, 1));
+        let rabbity_six = ["XXXXX", "XXOXX", "XOOOX", "XXOO.", "XXXXX"];
+        assert_eq!(nakade_after(&rabbity_six, (4, 3)), at(&rabbity_six, 2, 2));
+        // Two stones, a square four, a bent four and a T of five: no
+        // single point kills.
+        let none = [
+            (["XXXX.", "XOO..", "XXXX.", ".....", "....."], (3, 1)),
+            (["XXXX.", "XOOX.", "XOO..", "XXXX.", "....."], (3, 2)),
+            (["XXXXX", "XOOOX", "XXXO.", "XXXXX", "....."], (4, 2)),
+            (["XXXXX", "XOOOX", "XXOXX", "XXO..", "XXXXX"], (3, 3)),
+        ];
+        for (rows, capture) in none {
+            assert_eq!(nakade_after(&rows, capture), None, "{rows:?}");
+        }
+    }
+
+    #[test]
+    fn a_group_whose_only_eye_space_is_a_bent_three_it_captures_is_dead() {
+        // Black takes the three White stones at F6 (the last liberty of
+        // both) and White plays D6 inside at once: one eye.
+        let b = board_from(&[
+            ".O.O.O.O.", //
+            "OOOOOOOOO",
+            "OOXXXXXOO",
+            "OOXOO.XOO",
+            "OOXOXXXOO",
+            "OOXXX.XOO",
+            "OOOOO.OOO",
+            ".O.O.O.O.",
+            "OOOOOOOOO",
+        ]);
+        let e = estimate(&b);
+        assert!(e.dead.contains(&b.point(2, 2).unwrap()), "{e:?}");
+        assert!(!e.dead.contains(&b.point(3, 3).unwrap()), "{e:?}");
     }
 
     #[test]
