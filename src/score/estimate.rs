@@ -2430,11 +2430,11 @@ impl Light {
 
     /// A move answering the last ones: the vital point of the eye space
     /// the last move made by capturing ([`Light::vital_point`]; a random
-    /// move elsewhere would let the capturer make two eyes of one); capture
-    /// the chain just played or
-    /// one next to our previous move if it is in atari; else save an own
-    /// chain the last move put in atari. `hot` lists points to look at
-    /// as well (chains in atari at the start of the playout).
+    /// move elsewhere would let the capturer make two eyes of one); else
+    /// capture the chain just played or one next to our previous move if
+    /// it is in atari; else save an own chain the last move put in atari.
+    /// `hot` lists points to look at as well (chains in atari at the start
+    /// of the playout).
     fn reply(&self, last: usize, prev: usize, c: u8, hot: &[usize]) -> Option<usize> {
         if self.nakade != 0 && self.legal(self.nakade, c) {
             return Some(self.nakade);
@@ -2848,8 +2848,8 @@ mod tests {
 
     #[test]
     fn a_group_whose_only_eye_space_is_a_bent_three_it_captures_is_dead() {
-        // Black takes the three White stones at F6 (the last liberty of
-        // both) and White plays D6 inside at once: one eye.
+        // Black can take the three White stones at F6, their last
+        // liberty, but White answers at D6 inside: one eye.
         let b = board_from(&[
             ".O.O.O.O.", //
             "OOOOOOOOO",
