@@ -2115,11 +2115,8 @@ impl Light {
 
     /// The vital point of the eye space left by capturing a chain of
     /// `size` stones, one of them `at` (a captured chain keeps its links),
-    /// if the space is a killing shape: a straight or bent three, a
-    /// pyramid four, a crossed or bulky five, a rabbity six. Its vital
-    /// point is the one with the most neighbours in the space. Other
-    /// shapes give 0: a square four is dead whatever is played, and the
-    /// rest make two eyes.
+    /// if the space is a killing shape ([`reader::shape`]), else 0: a
+    /// square four is dead whatever is played, and the rest make two eyes.
     #[inline(never)]
     fn vital_point(&self, at: usize, size: usize) -> usize {
         let mut space = [0usize; 6];
@@ -2128,22 +2125,10 @@ impl Light {
             *slot = q;
             q = self.next(q);
         }
-        let space = &space[..size];
-        let (mut best, mut most) = (0, 0);
-        for &q in space {
-            let degree = self.nbrs(q).into_iter().filter(|n| space.contains(n)).count();
-            if degree > most {
-                (best, most) = (q, degree);
-            }
+        match reader::shape(&space[..size], self.stride) {
+            reader::Shape::Killing(vital) => vital,
+            reader::Shape::Square | reader::Shape::Lives => 0,
         }
-        let square = || space.iter().any(|&q| [q + 1, q + self.stride, q + self.stride + 1].iter().all(|n| space.contains(n)));
-        let killing = match size {
-            3 => true,
-            4 => most == 3,
-            5 => most == 4 || (most == 3 && square()),
-            _ => most == 4 && square(),
-        };
-        if killing { best } else { 0 }
     }
 
     /// Legal for `c` (no suicide, no immediate ko retake).

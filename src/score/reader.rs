@@ -16,9 +16,10 @@
 //!   (an approach move); moves that are self-atari without capturing are
 //!   not played, so a shared liberty neither side can fill leaves a seki.
 //!   The search ends with a capture, two passes (seki), or a chain
-//!   escaping to [`SAFE_LIBERTIES`] more liberties than the race needs. A seki of two shared liberties is
-//!   also asked whether one side breaks it by a sacrifice: filling one,
-//!   so that the stones the other side captures leave it a nakade.
+//!   escaping to [`SAFE_LIBERTIES`] more liberties than the race needs.
+//!   A seki of two shared liberties is also asked whether one side breaks
+//!   it by a sacrifice: filling one, so that the stones the other side
+//!   captures leave it a nakade.
 //! - **eye space**: a region of empty points (and the opponent's stones in
 //!   it) enclosed by one colour gives its owner no eye, one, or two, from
 //!   its shape: the nakade shapes of three to six points (straight and
@@ -798,7 +799,6 @@ pub fn eye_space(board: &Board, points: &[Pt], owner: Cell) -> Eyes {
 
 fn eye_space_at(pos: &Position, points: &[Pt], owner: u8) -> Eyes {
     let n = points.len();
-    let inside = |p: usize| points.contains(&(p as Pt));
     if n == 1 {
         return if false_eye(pos, points[0] as usize, owner) { Eyes::None } else { Eyes::One };
     }
@@ -808,38 +808,62 @@ fn eye_space_at(pos: &Position, points: &[Pt], owner: u8) -> Eyes {
     if n >= 7 {
         return Eyes::Two;
     }
-    let degree = |p: Pt| pos.nbrs(p as usize).iter().filter(|&&q| inside(q)).count();
-    let degrees: Vec<usize> = points.iter().map(|&p| degree(p)).collect();
-    let edges = degrees.iter().sum::<usize>() / 2;
-    let max = *degrees.iter().max().unwrap_or(&0);
-    let hub = points[degrees.iter().position(|&d| d == max).unwrap_or(0)];
-    let has_square = points.iter().any(|&p| {
-        let p = p as usize;
-        let s = pos.stride;
-        inside(p + 1) && inside(p + s) && inside(p + s + 1)
-    });
-    let killable = match n {
-        // Straight or bent three: the middle point.
-        3 => true,
-        // Square four: one eye always; pyramid four: the centre.
-        4 if edges == 4 => return Eyes::One,
-        4 => max == 3,
-        // Bulky five (a square and one more), crossed five.
-        5 => (has_square && edges == 5) || max == 4,
-        // Rabbity six (a crossed five and one more beside two arms).
-        6 => max == 4 && edges == 6,
-        _ => false,
+    let space: Vec<usize> = points.iter().map(|&p| p as usize).collect();
+    let vital = match shape(&space, pos.stride) {
+        Shape::Square => return Eyes::One,
+        Shape::Lives => return Eyes::Two,
+        Shape::Killing(vital) => vital as Pt,
     };
-    if !killable {
-        return Eyes::Two;
-    }
-    // The vital point of bulky five is the square's point that touches three.
-    let vital = hub;
     match pos.color(vital) {
         EMPTY => Eyes::Vital(vital),
         c if c == owner => Eyes::Two,
         _ => Eyes::One,
     }
+}
+
+/// What a connected space of three to six points gives as an eye space,
+/// by its shape alone.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(crate) enum Shape {
+    /// The square four: one eye whatever happens.
+    Square,
+    /// A killing shape (straight or bent three, pyramid four, crossed or
+    /// bulky five, rabbity six): one eye if the opponent takes this vital
+    /// point, two if the owner does.
+    Killing(usize),
+    /// Two eyes whatever happens (any other shape).
+    Lives,
+}
+
+/// The shape of `space` (board points, `stride` a row): its vital point is
+/// the first point with the most neighbours in it.
+pub(crate) fn shape(space: &[usize], stride: usize) -> Shape {
+    let inside = |p: usize| space.contains(&p);
+    let degree = |p: usize| [p - stride, p - 1, p + 1, p + stride].into_iter().filter(|&q| inside(q)).count();
+    let (mut hub, mut max, mut degree_sum) = (0, 0, 0);
+    for &p in space {
+        let d = degree(p);
+        degree_sum += d;
+        if d > max {
+            (hub, max) = (p, d);
+        }
+    }
+    let edges = degree_sum / 2;
+    let has_square = || space.iter().any(|&p| inside(p + 1) && inside(p + stride) && inside(p + stride + 1));
+    let killing = match space.len() {
+        // Straight or bent three: the middle point.
+        3 => true,
+        4 if edges == 4 => return Shape::Square,
+        // Pyramid four: the centre.
+        4 => max == 3,
+        // Bulky five (a square and one more; its vital point is the
+        // square's point that touches three), crossed five.
+        5 => (has_square() && edges == 5) || max == 4,
+        // Rabbity six (a crossed five and one more beside two arms).
+        6 => max == 4 && edges == 6,
+        _ => false,
+    };
+    if killing { Shape::Killing(hub) } else { Shape::Lives }
 }
 
 /// A one-point eye is false when the opponent holds (or can take safely)
